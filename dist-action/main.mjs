@@ -70,11 +70,11 @@ var require_error = __commonJS({
        * @param {string} code an id string representing the error
        * @param {string} message human-readable description of the error
        */
-      constructor(exitCode, code, message) {
+      constructor(exitCode, code2, message) {
         super(message);
         Error.captureStackTrace(this, this.constructor);
         this.name = this.constructor.name;
-        this.code = code;
+        this.code = code2;
         this.exitCode = exitCode;
         this.nestedError = void 0;
       }
@@ -1668,9 +1668,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return never
        * @private
        */
-      _exit(exitCode, code, message) {
+      _exit(exitCode, code2, message) {
         if (this._exitCallback) {
-          this._exitCallback(new CommanderError2(exitCode, code, message));
+          this._exitCallback(new CommanderError2(exitCode, code2, message));
         }
         process2.exit(exitCode);
       }
@@ -2308,14 +2308,14 @@ Expecting one of '${allowedValues.join("', '")}'`);
           });
         }
         const exitCallback = this._exitCallback;
-        proc.on("close", (code) => {
-          code = code ?? 1;
+        proc.on("close", (code2) => {
+          code2 = code2 ?? 1;
           if (!exitCallback) {
-            process2.exit(code);
+            process2.exit(code2);
           } else {
             exitCallback(
               new CommanderError2(
-                code,
+                code2,
                 "commander.executeSubCommandAsync",
                 "(close)"
               )
@@ -2822,8 +2822,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
         }
         const config = errorOptions || {};
         const exitCode = config.exitCode || 1;
-        const code = config.code || "commander.error";
-        this._exit(exitCode, code, message);
+        const code2 = config.code || "commander.error";
+        this._exit(exitCode, code2, message);
       }
       /**
        * Apply any option related environment variables, if option does
@@ -3501,8 +3501,8 @@ function asciiLower(text2) {
 }
 function escapeNonAscii(text2) {
   return text2.replace(/[^\x20-\x5b\x5d-\x7e]/gu, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return code > 65535 ? `\\u{${code.toString(16)}}` : escapeChar(c);
+    const code2 = c.codePointAt(0) ?? 0;
+    return code2 > 65535 ? `\\u{${code2.toString(16)}}` : escapeChar(c);
   });
 }
 function cut(text2, max) {
@@ -3549,9 +3549,9 @@ var init_errors = __esm({
       code;
       exitCode;
       at;
-      constructor(message, code = "invalid_input", options = {}) {
+      constructor(message, code2 = "invalid_input", options = {}) {
         super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
-        this.code = code;
+        this.code = code2;
         this.exitCode = options.exitCode ?? 1;
         this.at = options.at;
       }
@@ -3566,12 +3566,12 @@ function nowDate(clock) {
 var realSleep, systemClock;
 var init_clock = __esm({
   "packages/shared/src/clock.ts"() {
-    realSleep = (ms, signal) => new Promise((resolve18) => {
-      if (signal?.aborted) return resolve18();
+    realSleep = (ms, signal) => new Promise((resolve19) => {
+      if (signal?.aborted) return resolve19();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve18();
+        resolve19();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3613,9 +3613,9 @@ var init_paint = __esm({
 function decode(whole, dec, hex, name, json2, punct, percent2) {
   let read2;
   if (dec !== void 0 || hex !== void 0) {
-    const code = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
-    if (code > 1114111) return whole;
-    read2 = String.fromCodePoint(code);
+    const code2 = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
+    if (code2 > 1114111) return whole;
+    read2 = String.fromCodePoint(code2);
   } else if (name !== void 0) return NAMED[name] ?? whole;
   else if (json2 !== void 0) read2 = String.fromCharCode(Number.parseInt(json2, 16));
   else if (punct !== void 0) return punct;
@@ -4166,18 +4166,18 @@ function closeOverStars(d, star, words3) {
     carry = at2 >>> 31;
   }
 }
-function accepts(part, code) {
+function accepts(part, code2) {
   switch (part.kind) {
     case "star":
       return false;
     case "any":
       return true;
     case "char":
-      return part.code === code;
+      return part.code === code2;
     case "class": {
       let inside2 = false;
       for (let k = 0; k < part.ranges.length; k += 2) {
-        if (code >= part.ranges[k] && code <= part.ranges[k + 1]) inside2 = true;
+        if (code2 >= part.ranges[k] && code2 <= part.ranges[k + 1]) inside2 = true;
       }
       return inside2 !== part.negated;
     }
@@ -4295,9 +4295,9 @@ var init_ignore = __esm({
         d[0] = 1;
         closeOverStars(d, star, words3);
         for (let i = 0; i < name.length; ) {
-          const code = name.codePointAt(i);
-          i += code > 65535 ? 2 : 1;
-          const mask = this.#mask(code);
+          const code2 = name.codePointAt(i);
+          i += code2 > 65535 ? 2 : 1;
+          const mask = this.#mask(code2);
           let carry = 0;
           let alive = 0;
           for (let w = 0; w < words3; w++) {
@@ -4317,14 +4317,14 @@ var init_ignore = __esm({
         const end = this.parts.length;
         return (d[end >>> 5] & 1 << (end & 31)) !== 0;
       }
-      #mask(code) {
-        const cached = this.#masks.get(code);
+      #mask(code2) {
+        const cached = this.#masks.get(code2);
         if (cached !== void 0) return cached;
         const mask = new Uint32Array(this.#words);
         this.parts.forEach((part, j) => {
-          if (accepts(part, code)) mask[j >>> 5] |= 1 << (j & 31);
+          if (accepts(part, code2)) mask[j >>> 5] |= 1 << (j & 31);
         });
-        if (this.#masks.size < 1024) this.#masks.set(code, mask);
+        if (this.#masks.size < 1024) this.#masks.set(code2, mask);
         return mask;
       }
     };
@@ -4445,8 +4445,8 @@ var init_context = __esm({
        * @param base JSON pointer of the object, e.g. `/dashboards/3`
        * @param owner how messages name it, e.g. `dashboard "Weekly KPIs"`
        */
-      constructor(run16, file, base, owner, variables = /* @__PURE__ */ new Set()) {
-        this.run = run16;
+      constructor(run17, file, base, owner, variables = /* @__PURE__ */ new Set()) {
+        this.run = run17;
         this.file = file;
         this.base = base;
         this.owner = owner;
@@ -4578,10 +4578,10 @@ function noteMissingSecret(ctx, name, pointer, field3) {
   if (first === void 0) ctx.run.missingSecretUses.set(name, { ctx, pointer, field: field3, count: 1 });
   else first.count += 1;
 }
-function reportMissingSecrets(run16) {
-  const uses = [...run16.missingSecretUses];
-  run16.missingSecretUses.clear();
-  if (run16.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
+function reportMissingSecrets(run17) {
+  const uses = [...run17.missingSecretUses];
+  run17.missingSecretUses.clear();
+  if (run17.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
   for (const [name, { ctx, pointer, field: field3, count: n }] of uses) {
     const use = n === 1 ? `secret ${field3} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field3} of ${ctx.owner}`;
     ctx.report("error", pointer, `environment variable ${name} is not set (${use})`);
@@ -4735,9 +4735,9 @@ var require_code = __commonJS({
     };
     exports.Name = Name;
     var _Code = class extends _CodeOrName {
-      constructor(code) {
+      constructor(code2) {
         super();
-        this._items = typeof code === "string" ? [code] : code;
+        this._items = typeof code2 === "string" ? [code2] : code2;
       }
       toString() {
         return this.str;
@@ -4764,13 +4764,13 @@ var require_code = __commonJS({
     exports._Code = _Code;
     exports.nil = new _Code("");
     function _(strs, ...args) {
-      const code = [strs[0]];
+      const code2 = [strs[0]];
       let i = 0;
       while (i < args.length) {
-        addCodeArg(code, args[i]);
-        code.push(strs[++i]);
+        addCodeArg(code2, args[i]);
+        code2.push(strs[++i]);
       }
-      return new _Code(code);
+      return new _Code(code2);
     }
     exports._ = _;
     var plus = new _Code("+");
@@ -4786,13 +4786,13 @@ var require_code = __commonJS({
       return new _Code(expr);
     }
     exports.str = str8;
-    function addCodeArg(code, arg) {
+    function addCodeArg(code2, arg) {
       if (arg instanceof _Code)
-        code.push(...arg._items);
+        code2.push(...arg._items);
       else if (arg instanceof Name)
-        code.push(arg);
+        code2.push(arg);
       else
-        code.push(interpolate2(arg));
+        code2.push(interpolate2(arg));
     }
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
@@ -4834,10 +4834,10 @@ var require_code = __commonJS({
     function interpolate2(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify4(x) {
+    function stringify5(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -4976,7 +4976,7 @@ var require_scope = __commonJS({
         }, usedValues, getCode);
       }
       _reduceValues(values, valueCode, usedValues = {}, getCode) {
-        let code = code_1.nil;
+        let code2 = code_1.nil;
         for (const prefix in values) {
           const vs = values[prefix];
           if (!vs)
@@ -4989,16 +4989,16 @@ var require_scope = __commonJS({
             let c = valueCode(name);
             if (c) {
               const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code = (0, code_1._)`${code}${def} ${name} = ${c};${this.opts._n}`;
+              code2 = (0, code_1._)`${code2}${def} ${name} = ${c};${this.opts._n}`;
             } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
-              code = (0, code_1._)`${code}${c}${this.opts._n}`;
+              code2 = (0, code_1._)`${code2}${c}${this.opts._n}`;
             } else {
               throw new ValueError(name);
             }
             nameSet.set(name, UsedValueState.Completed);
           });
         }
-        return code;
+        return code2;
       }
     };
     exports.ValueScope = ValueScope;
@@ -5158,9 +5158,9 @@ var require_codegen = __commonJS({
       }
     };
     var AnyCode = class extends Node2 {
-      constructor(code) {
+      constructor(code2) {
         super();
-        this.code = code;
+        this.code = code2;
       }
       render({ _n }) {
         return `${this.code};` + _n;
@@ -5182,7 +5182,7 @@ var require_codegen = __commonJS({
         this.nodes = nodes;
       }
       render(opts) {
-        return this.nodes.reduce((code, n) => code + n.render(opts), "");
+        return this.nodes.reduce((code2, n) => code2 + n.render(opts), "");
       }
       optimizeNodes() {
         const { nodes } = this;
@@ -5230,10 +5230,10 @@ var require_codegen = __commonJS({
         this.condition = condition2;
       }
       render(opts) {
-        let code = `if(${this.condition})` + super.render(opts);
+        let code2 = `if(${this.condition})` + super.render(opts);
         if (this.else)
-          code += "else " + this.else.render(opts);
-        return code;
+          code2 += "else " + this.else.render(opts);
+        return code2;
       }
       optimizeNodes() {
         super.optimizeNodes();
@@ -5354,12 +5354,12 @@ var require_codegen = __commonJS({
     Return.kind = "return";
     var Try = class extends BlockNode {
       render(opts) {
-        let code = "try" + super.render(opts);
+        let code2 = "try" + super.render(opts);
         if (this.catch)
-          code += this.catch.render(opts);
+          code2 += this.catch.render(opts);
         if (this.finally)
-          code += this.finally.render(opts);
-        return code;
+          code2 += this.finally.render(opts);
+        return code2;
       }
       optimizeNodes() {
         var _a, _b;
@@ -5476,18 +5476,18 @@ var require_codegen = __commonJS({
       }
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
-        const code = ["{"];
+        const code2 = ["{"];
         for (const [key2, value] of keyValues) {
-          if (code.length > 1)
-            code.push(",");
-          code.push(key2);
+          if (code2.length > 1)
+            code2.push(",");
+          code2.push(key2);
           if (key2 !== value || this.opts.es5) {
-            code.push(":");
-            (0, code_1.addCodeArg)(code, value);
+            code2.push(":");
+            (0, code_1.addCodeArg)(code2, value);
           }
         }
-        code.push("}");
-        return new code_1._Code(code);
+        code2.push("}");
+        return new code_1._Code(code2);
       }
       // `if` clause (or statement if `thenBody` and, optionally, `elseBody` are passed)
       if(condition2, thenBody, elseBody) {
@@ -7657,7 +7657,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve18.call(this, root, ref);
+      let _sch = resolve19.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7684,7 +7684,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve18(root, ref) {
+    function resolve19(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -7806,22 +7806,22 @@ var require_utils = __commonJS({
     }
     function stringArrayToHexStripped(input) {
       let acc = "";
-      let code = 0;
+      let code2 = 0;
       let i = 0;
       for (i = 0; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (code === 48) {
+        code2 = input[i].charCodeAt(0);
+        if (code2 === 48) {
           continue;
         }
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
+        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
           return "";
         }
         acc += input[i];
         break;
       }
       for (i += 1; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
-        if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
+        code2 = input[i].charCodeAt(0);
+        if (!(code2 >= 48 && code2 <= 57 || code2 >= 65 && code2 <= 70 || code2 >= 97 && code2 <= 102)) {
           return "";
         }
         acc += input[i];
@@ -8094,15 +8094,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch)) {
           output2 += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output2 += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output2 += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output2 += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output2 += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output2 += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output2 += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output2 += percentEncodeNonAscii(65533);
@@ -8133,15 +8133,15 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output2 += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output2 += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output2 += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output2 += BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output2 += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output2 += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output2 += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output2 += percentEncodeNonAscii(65533);
@@ -8168,15 +8168,15 @@ var require_utils = __commonJS({
         if (isAllowed(ch)) {
           output2 += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output2 += BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output2 += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output2 += BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output2 += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output2 += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output2 += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output2 += percentEncodeNonAscii(65533);
@@ -8221,15 +8221,15 @@ var require_utils = __commonJS({
         if (isQueryFragmentCharacter(ch)) {
           output2 += ch;
         } else {
-          const code = input.charCodeAt(i);
-          if (code < 128) {
-            output2 += isEscapeSafe(code) ? ch : BYTE_HEX[code];
-          } else if (code < 55296 || code > 57343) {
-            output2 += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
+          const code2 = input.charCodeAt(i);
+          if (code2 < 128) {
+            output2 += isEscapeSafe(code2) ? ch : BYTE_HEX[code2];
+          } else if (code2 < 55296 || code2 > 57343) {
+            output2 += percentEncodeNonAscii(code2);
+          } else if (code2 <= 56319 && i + 1 < input.length) {
             const low = input.charCodeAt(i + 1);
             if (low >= 56320 && low <= 57343) {
-              output2 += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
+              output2 += percentEncodeNonAscii(65536 + (code2 - 55296 << 10) + (low - 56320));
               i++;
             } else {
               output2 += percentEncodeNonAscii(65533);
@@ -8544,11 +8544,11 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse3(serialize(uri, options), options);
+        parse4(serialize(uri, options), options);
       }
       return uri;
     }
-    function resolve18(baseURI, relativeURI, options) {
+    function resolve19(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8587,8 +8587,8 @@ var require_fast_uri = __commonJS({
     function resolveComponent(base, relative7, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse3(serialize(base, options), options);
-        relative7 = parse3(serialize(relative7, options), options);
+        base = parse4(serialize(base, options), options);
+        relative7 = parse4(serialize(relative7, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative7.scheme) {
@@ -8906,7 +8906,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse3(uri, opts) {
+    function parse4(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -8939,11 +8939,11 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve18,
+      resolve: resolve19,
       resolveComponent,
       equal,
       serialize,
-      parse: parse3
+      parse: parse4
     };
     module.exports = fastUri;
     module.exports.default = fastUri;
@@ -11506,8 +11506,8 @@ var require_format = __commonJS({
             }
           }
           function getFormat(fmtDef) {
-            const code = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
-            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code });
+            const code2 = fmtDef instanceof RegExp ? (0, codegen_1.regexpCode)(fmtDef) : opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(schema)}` : void 0;
+            const fmt = gen.scopeValue("formats", { key: schema, ref: fmtDef, code: code2 });
             if (typeof fmtDef == "object" && !(fmtDef instanceof RegExp)) {
               return [fmtDef.type || "string", fmtDef.validate, (0, codegen_1._)`${fmt}.validate`];
             }
@@ -12471,7 +12471,7 @@ var init_schema_errors = __esm({
 // src/config/documents.ts
 function loadDocuments(files, options, diags) {
   const { kinds } = options;
-  const run16 = {
+  const run17 = {
     // A snapshot: every `${NAME}` looks a variable up, and each read of the live process.env is costly.
     env: { ...options.env },
     mode: options.mode,
@@ -12488,8 +12488,8 @@ function loadDocuments(files, options, diags) {
     const data = file.data;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
       for (const kind2 of kinds) {
-        const list6 = data[kind2.key];
-        if (Array.isArray(list6)) objects += list6.length;
+        const list7 = data[kind2.key];
+        if (Array.isArray(list7)) objects += list7.length;
       }
     }
     const broken = new Set(
@@ -12502,7 +12502,7 @@ function loadDocuments(files, options, diags) {
       addFile(own, file, data, broken);
     } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
-  const unsetSecrets = reportMissingSecrets(run16);
+  const unsetSecrets = reportMissingSecrets(run17);
   checkDuplicates([...projects.values(), ...detached], kinds, diags, options.label);
   for (const project2 of projects.values()) {
     for (const kind2 of kinds) {
@@ -12516,7 +12516,7 @@ function loadDocuments(files, options, diags) {
     projects: ordered,
     objects,
     ...unsetSecrets === void 0 ? {} : { secretsNote: unsetSecrets },
-    missingSecretVariables: [...run16.missingSecrets].sort()
+    missingSecretVariables: [...run17.missingSecrets].sort()
   };
   function emptyProject(project2) {
     const desired = { project: project2, files: [], ignore: {}, manages: [], objects: {} };
@@ -12559,7 +12559,7 @@ function loadDocuments(files, options, diags) {
       const declared = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.[kind2.identityKey ?? "name"])}"`;
-        const ctx = new ObjectContext(run16, file, `/${kind2.key}/${i}`, owner, variables);
+        const ctx = new ObjectContext(run17, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
@@ -13239,7 +13239,7 @@ function mergeEnvironment(input) {
         merger.map(slot.value, body, "", pointer, /* @__PURE__ */ new Set([identity3]));
       });
     }
-    const list6 = [];
+    const list7 = [];
     for (const slot of slots) {
       if (slot.excluded !== void 0) {
         doc.marks.push({
@@ -13250,12 +13250,12 @@ function mergeEnvironment(input) {
         });
         continue;
       }
-      const pointer = `/${kind2.key}/${list6.length}`;
-      list6.push(slot.value);
+      const pointer = `/${kind2.key}/${list7.length}`;
+      list7.push(slot.value);
       doc.origins.graft(pointer, slot.origins);
       for (const mark of slot.marks) doc.marks.push({ ...mark, pointer: pointer + mark.pointer });
     }
-    doc.data[kind2.key] = list6;
+    doc.data[kind2.key] = list7;
   }
   return doc;
 }
@@ -13265,8 +13265,8 @@ function copied(value, file, pointer, shared) {
   return { value: clone(value), origins, marks: [], shared };
 }
 function listOf(file, key2) {
-  const list6 = file.data[key2];
-  return Array.isArray(list6) ? list6 : [];
+  const list7 = file.data[key2];
+  return Array.isArray(list7) ? list7 : [];
 }
 function mergeIgnore(doc, files, kinds) {
   const ignore = {};
@@ -13579,7 +13579,7 @@ function loadEnvironments(files, options) {
       entry !== void 0 ? `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})` : "this file names no environment, and the files beside it serve environments: make it an overlay (overlay: NAME) or a shared file (environments: all), or keep another project's files in a folder of their own"
     );
   }
-  const list6 = entries.map((entry) => {
+  const list7 = entries.map((entry) => {
     const own = new Diagnostics();
     const serving = (role) => servedBy(role, names ?? []).includes(entry.name);
     const shared = roles.filter((r) => r.role === "shared" && serving(r)).map((r) => r.file);
@@ -13622,13 +13622,13 @@ function loadEnvironments(files, options) {
   });
   const fileProblems = diags.sorted();
   const all = new Diagnostics();
-  for (const d of [...fileProblems, ...nameEnvironments(list6)])
+  for (const d of [...fileProblems, ...nameEnvironments(list7)])
     all.add(d.severity, d.file, d.line, d.column, d.message);
-  const note = mergedNote([standalone.secretsNote, ...list6.map((e) => e.config.secretsNote)]);
+  const note = mergedNote([standalone.secretsNote, ...list7.map((e) => e.config.secretsNote)]);
   const missing = [
     .../* @__PURE__ */ new Set([
       ...standalone.missingSecretVariables,
-      ...list6.flatMap((e) => e.config.missingSecretVariables)
+      ...list7.flatMap((e) => e.config.missingSecretVariables)
     ])
   ].sort();
   return {
@@ -13644,15 +13644,15 @@ function loadEnvironments(files, options) {
     ),
     environments: {
       declaredIn: declaration?.file.path ?? "",
-      list: list6,
+      list: list7,
       diagnostics: withNote(fileProblems, standalone.secretsNote)
     }
   };
 }
-function nameEnvironments(list6) {
+function nameEnvironments(list7) {
   const key2 = (d) => `${d.file}\0${d.line}\0${d.column}\0${d.severity}\0${d.message}`;
   const who = /* @__PURE__ */ new Map();
-  for (const env of list6) {
+  for (const env of list7) {
     for (const d of env.config.diagnostics) {
       if (d === env.config.secretsNote) continue;
       const seen = who.get(key2(d)) ?? { d, names: [] };
@@ -13660,11 +13660,11 @@ function nameEnvironments(list6) {
       who.set(key2(d), seen);
     }
   }
-  const named = (d, names) => names.length === list6.length ? d : {
+  const named = (d, names) => names.length === list7.length ? d : {
     ...d,
     message: `${d.message} (${names.length === 1 ? "environment" : "environments"} ${names.join(", ")})`
   };
-  for (const env of list6) {
+  for (const env of list7) {
     env.config.diagnostics = env.config.diagnostics.map(
       (d) => d === env.config.secretsNote ? d : named(d, who.get(key2(d))?.names ?? [env.name])
     );
@@ -13687,8 +13687,8 @@ function countItems(files, keys) {
     const data = file.data;
     if (data === null || typeof data !== "object") continue;
     for (const key2 of keys) {
-      const list6 = data[key2];
-      if (Array.isArray(list6)) n += list6.length;
+      const list7 = data[key2];
+      if (Array.isArray(list7)) n += list7.length;
     }
   }
   return n;
@@ -13720,7 +13720,7 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias3 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
     var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
-    var isMap6 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
+    var isMap7 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
     var isPair = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
     var isScalar5 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
     var isSeq6 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
@@ -13756,7 +13756,7 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias3;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap6;
+    exports.isMap = isMap7;
     exports.isNode = isNode;
     exports.isPair = isPair;
     exports.isScalar = isScalar5;
@@ -14854,8 +14854,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str8 += json2.slice(start2, i);
-                const code = json2.substr(i + 2, 4);
-                switch (code) {
+                const code2 = json2.substr(i + 2, 4);
+                switch (code2) {
                   case "0000":
                     str8 += "\\0";
                     break;
@@ -14881,8 +14881,8 @@ var require_stringifyString = __commonJS({
                     str8 += "\\P";
                     break;
                   default:
-                    if (code.substr(0, 2) === "00")
-                      str8 += "\\x" + code.substr(2);
+                    if (code2.substr(0, 2) === "00")
+                      str8 += "\\x" + code2.substr(2);
                     else
                       str8 += json2.substr(i, 6);
                 }
@@ -15177,7 +15177,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify4(item, ctx, onComment, onChompKeep) {
+    function stringify5(item, ctx, onComment, onChompKeep) {
       if (identity3.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity3.isAlias(item)) {
@@ -15206,7 +15206,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str8}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
   }
 });
 
@@ -15216,7 +15216,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity3 = require_identity();
     var Scalar3 = require_Scalar();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -15238,7 +15238,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str8 = stringify4.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str8 = stringify5.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str8.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -15290,7 +15290,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify4.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify5.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -15431,7 +15431,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var identity3 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key: key2, value }) {
@@ -15467,7 +15467,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity3.isNode(key2) && ctx?.doc) {
-        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify5.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node3 of ctx.anchors.keys())
           strCtx.anchors.add(node3.anchor);
@@ -15534,12 +15534,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify5 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify5(collection, ctx, options);
+      const stringify6 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify6(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items: items2 }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -15564,7 +15564,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str9 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str9 = stringify5.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str9 += stringifyComment.lineComment(str9, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -15631,7 +15631,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str8 = stringify4.stringify(item, itemCtx, () => comment = null);
+        let str8 = stringify5.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str8.includes("\n"));
         if (i < items2.length - 1) {
           str8 += ",";
@@ -16992,7 +16992,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var stringify4 = require_stringify();
+    var stringify5 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -17007,7 +17007,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify4.createStringifyContext(doc, options);
+      const ctx = stringify5.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -17029,7 +17029,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify5.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -17037,7 +17037,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify4.stringify(doc.contents, ctx));
+        lines.push(stringify5.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -17381,22 +17381,22 @@ var require_errors2 = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
+      constructor(name, pos, code2, message) {
         super();
         this.name = name;
-        this.code = code;
+        this.code = code2;
         this.message = message;
         this.pos = pos;
       }
     };
     var YAMLParseError2 = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLParseError", pos, code2, message);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLWarning", pos, code2, message);
       }
     };
     var prettifyError = (src, lc) => (error2) => {
@@ -17868,9 +17868,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap6 = fc.start.source === "{";
-      const fcName = isMap6 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap6 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap7 = fc.start.source === "{";
+      const fcName = isMap7 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap7 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -17906,7 +17906,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap6 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap7 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -17946,7 +17946,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap6 && !sep6 && !props.found) {
+        if (!isMap7 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -17969,7 +17969,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap6 && !props.found && ctx.options.strict) {
+            if (!isMap7 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -18001,7 +18001,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap6) {
+          if (isMap7) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -18017,7 +18017,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap6 ? "}" : "]";
+      const expectedEnd = isMap7 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -18305,7 +18305,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
           _type = Scalar3.Scalar.PLAIN;
@@ -18503,9 +18503,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
+      const code2 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code);
+        return String.fromCodePoint(code2);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -18827,12 +18827,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning) => {
+        this.onError = (source, code2, message, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            this.warnings.push(new errors.YAMLWarning(pos, code2, message));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
+            this.errors.push(new errors.YAMLParseError(pos, code2, message));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -18994,12 +18994,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code, message) => {
+        const _onError = (pos, code2, message) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code, message);
+            onError(offset, code2, message);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+            throw new errors.YAMLParseError([offset, offset + 1], code2, message);
         };
         switch (token.type) {
           case "scalar":
@@ -19173,7 +19173,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify5 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -19226,7 +19226,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
   }
 });
 
@@ -20021,15 +20021,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list6, type) {
-      for (let i = 0; i < list6.length; ++i)
-        if (list6[i].type === type)
+    function includesToken(list7, type) {
+      for (let i = 0; i < list7.length; ++i)
+        if (list7[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list6) {
-      for (let i = 0; i < list6.length; ++i) {
-        switch (list6[i].type) {
+    function findNonEmptyIndex(list7) {
+      for (let i = 0; i < list7.length; ++i) {
+        switch (list7[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -20937,7 +20937,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse3(src, reviver, options) {
+    function parse4(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -20956,7 +20956,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify4(value, replacer, options) {
+    function stringify5(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -20978,10 +20978,10 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document3.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse3;
+    exports.parse = parse4;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument3;
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
   }
 });
 
@@ -21265,7 +21265,7 @@ var init_parse_fast = __esm({
         return object;
       }
       blockSeq(seq, depth) {
-        const list6 = [];
+        const list7 = [];
         const at2 = [];
         for (const { start: start2, value } of seq.items) {
           let found3 = false;
@@ -21277,21 +21277,21 @@ var init_parse_fast = __esm({
             if (value !== void 0) unsure();
             continue;
           }
-          list6.push(this.entry(value, depth));
+          list7.push(this.entry(value, depth));
           at2.push(this.valueAt(value, start2));
         }
-        this.places.record(list6, { at: at2 });
-        return list6;
+        this.places.record(list7, { at: at2 });
+        return list7;
       }
       flow(collection, depth) {
-        const isMap6 = collection.start.source === "{";
-        if (isMap6 && collection.items.length > MAX_MAP_ENTRIES) unsure();
+        const isMap7 = collection.start.source === "{";
+        if (isMap7 && collection.items.length > MAX_MAP_ENTRIES) unsure();
         const [close, ...rest] = collection.end;
-        if (close?.source !== (isMap6 ? "}" : "]")) unsure();
+        if (close?.source !== (isMap7 ? "}" : "]")) unsure();
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
-        const list6 = [];
+        const list7 = [];
         const keys = [];
         const at2 = [];
         const last = collection.items.length - 1;
@@ -21307,9 +21307,9 @@ var init_parse_fast = __esm({
             continue;
           }
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
-          if (!isMap6) {
+          if (!isMap7) {
             if (key2 !== void 0 || sep6 !== void 0 || value === void 0) unsure();
-            list6.push(this.node(value, depth + 1));
+            list7.push(this.node(value, depth + 1));
             at2.push(value.offset);
             continue;
           }
@@ -21321,9 +21321,9 @@ var init_parse_fast = __esm({
           keys.push(name);
           at2.push(key2.offset, this.valueAt(value, sep6));
         }
-        if (isMap6) this.places.record(object, { keys, at: at2 });
-        else this.places.record(list6, { at: at2 });
-        return isMap6 ? object : list6;
+        if (isMap7) this.places.record(object, { keys, at: at2 });
+        else this.places.record(list7, { at: at2 });
+        return isMap7 ? object : list7;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -21435,9 +21435,9 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       return node3.value;
     }
     if ((0, import_yaml2.isSeq)(node3)) {
-      const list6 = [];
-      for (const item of node3.items) list6.push(convert(item, depth + 1, via));
-      return list6;
+      const list7 = [];
+      for (const item of node3.items) list7.push(convert(item, depth + 1, via));
+      return list7;
     }
     if ((0, import_yaml2.isMap)(node3)) {
       const object = {};
@@ -21480,8 +21480,8 @@ function crowdedMapping(tokens) {
         if (item.key !== void 0 || item.sep !== void 0) entries += 1;
         stack.push(item.key, item.value);
       }
-      const isMap6 = token.type === "block-map" || token.type === "flow-collection" && token.start.source === "{";
-      if (isMap6 && entries > MAX_MAP_ENTRIES && (first === void 0 || token.offset < first))
+      const isMap7 = token.type === "block-map" || token.type === "flow-collection" && token.start.source === "{";
+      if (isMap7 && entries > MAX_MAP_ENTRIES && (first === void 0 || token.offset < first))
         first = token.offset;
     }
   }
@@ -21582,27 +21582,27 @@ function tokenize(text2) {
 function parseYaml(path, text2, diags, listKeys = []) {
   return parseBy("either", path, text2, diags, listKeys);
 }
-function parseBy(route, path, text2, diags, listKeys = []) {
+function parseBy(route2, path, text2, diags, listKeys = []) {
   let parsed;
   try {
     parsed = tokenize(text2);
   } catch (error2) {
-    if (route === "direct") return void 0;
+    if (route2 === "direct") return void 0;
     const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
     diags.error(path, 1, 1, message);
     return void 0;
   }
   if ("stoppedAt" in parsed) {
-    if (route === "direct") return void 0;
+    if (route2 === "direct") return void 0;
     const at2 = parsed.position(parsed.stoppedAt);
     diags.error(path, at2.line, at2.column, TOO_MANY_TOKENS);
     return void 0;
   }
   const { tokens, position: position2 } = parsed;
-  if (route !== "composed") {
+  if (route2 !== "composed") {
     const direct = convertTokens(tokens, text2);
     if (direct !== void 0) return { path, data: direct.data, position: position2, place: direct.place };
-    if (route === "direct") return void 0;
+    if (route2 === "direct") return void 0;
   }
   return composeFile(path, text2, tokens, position2, diags, listKeys);
 }
@@ -22920,8 +22920,8 @@ function matchObjects(desired, live, label2, errors, several) {
   for (const object of live) {
     if (claimed.has(object.id)) continue;
     const name = object.name ?? "";
-    const list6 = byName.get(name);
-    if (list6) list6.push(object);
+    const list7 = byName.get(name);
+    if (list7) list7.push(object);
     else byName.set(name, [object]);
   }
   const pairs = [];
@@ -22978,10 +22978,10 @@ function targetOf(kind2, ctx) {
     managed: own !== void 0
   };
   for (const { desired, live } of pairs) {
-    const list6 = target.declared.get(desired.name) ?? [];
+    const list7 = target.declared.get(desired.name) ?? [];
     const gone = live?.deleted === true;
-    list6.push({ d: desired, live: gone ? void 0 : live });
-    target.declared.set(desired.name, list6);
+    list7.push({ d: desired, live: gone ? void 0 : live });
+    target.declared.set(desired.name, list7);
   }
   for (const o of alive) {
     target.byId.set(String(o.id), o);
@@ -23687,7 +23687,7 @@ function fieldTable(fields, roles = {}) {
   for (const [key2, f] of entries) {
     if (f.words === void 0) continue;
     values[key2] = Object.fromEntries(
-      Object.entries(f.words).map(([word, code]) => [JSON.stringify(code), word])
+      Object.entries(f.words).map(([word, code2]) => [JSON.stringify(code2), word])
     );
   }
   const referring = plain.filter(([, f]) => (f.references ?? []).length > 0);
@@ -23911,7 +23911,8 @@ function defineKind(spec) {
         { path: `/${table.roles.pin}` },
         ...rawIdRules(table.fields),
         ...spec.environments?.projectIds ?? []
-      ]
+      ],
+      ...spec.environments?.needs ? { needs: spec.environments.needs } : {}
     },
     words: words3,
     values: table.values,
@@ -23934,20 +23935,20 @@ function defineKind(spec) {
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
     ...hooks.checkProject || selfSpec ? { checkProject } : {},
     ...service.search ? { searches: true } : {},
-    async read(client, project2, declared, run16, scope) {
-      const list6 = () => objects(client, project2, scope);
-      const read2 = hooks.read ? await hooks.read(client, project2, declared, run16, list6, scope) : { live: { objects: await list6() }, read: {} };
+    async read(client, project2, declared, run17, scope) {
+      const list7 = () => objects(client, project2, scope);
+      const read2 = hooks.read ? await hooks.read(client, project2, declared, run17, list7, scope) : { live: { objects: await list7() }, read: {} };
       return scoped(read2, scope);
     },
-    async reread(client, project2, read2, run16, scope) {
-      const list6 = () => objects(client, project2, scope);
+    async reread(client, project2, read2, run17, scope) {
+      const list7 = () => objects(client, project2, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project2, read2, run16, list6, scope) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project2, read2, run17, list7, scope) }, scope).live;
       }
       if (read2 !== void 0 && !isEmptyRecord(read2)) {
         throw new UserError(`the saved plan's record of what was read for ${words3.many} is damaged`);
       }
-      return scoped({ live: { objects: await list6() } }, scope).live;
+      return scoped({ live: { objects: await list7() } }, scope).live;
     },
     ...service.count ? { count: service.count } : {},
     ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : table.references.length > 0 ? { references: referencesToRead } : {},
@@ -23970,6 +23971,8 @@ function defineKind(spec) {
     },
     findByName: service.findByName ?? (async (client, project2, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project2, wanted)).filter((live) => (live.name ?? "") === wanted).map((live) => live.id)),
     listLive: service.list,
+    ...hooks.staticObjects ? { staticObjects: (live) => hooks.staticObjects?.(live) ?? [] } : {},
+    ...hooks.generated ? { generated: hooks.generated } : {},
     pull: hooks.pull ?? (async (client, project2) => ({
       items: (await service.list(client, project2)).map((live) => table.item(live)),
       variables: []
@@ -23979,12 +23982,12 @@ function defineKind(spec) {
 function isEmptyRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }
-function updateSides(table, desired, changes) {
+function updateSides(table, desired, changes2) {
   const sent = table.sent(desired);
   const before = {};
   const after = {};
   const sends = {};
-  for (const c of changes) {
+  for (const c of changes2) {
     const value = getPath(sent, c.path);
     if (c.secret === true) {
       setPath(sends, c.path, value === void 0 ? c.after : value);
@@ -23995,11 +23998,11 @@ function updateSides(table, desired, changes) {
   }
   return { before, after, sends };
 }
-function updateAction(verb, ref, changes) {
-  if (changes.length === 0) return void 0;
-  const before = Object.fromEntries(changes.map((c) => [c.path, c.before]));
-  const after = Object.fromEntries(changes.map((c) => [c.path, c.after]));
-  return makeAction(verb, ref, { before, after, changes });
+function updateAction(verb, ref, changes2) {
+  if (changes2.length === 0) return void 0;
+  const before = Object.fromEntries(changes2.map((c) => [c.path, c.before]));
+  const after = Object.fromEntries(changes2.map((c) => [c.path, c.after]));
+  return makeAction(verb, ref, { before, after, changes: changes2 });
 }
 function planPlain(table, verbs, desired, live, ref, ctx, prune) {
   const verb = (name) => {
@@ -24013,8 +24016,8 @@ function planPlain(table, verbs, desired, live, ref, ctx, prune) {
   }
   if (live === void 0) {
     const after = table.sent(desired);
-    const changes = Object.entries(after).map(([path, value]) => ({ path, after: value }));
-    ctx.sink.actions.push(makeAction(verb("create"), ref, { after, changes }));
+    const changes2 = Object.entries(after).map(([path, value]) => ({ path, after: value }));
+    ctx.sink.actions.push(makeAction(verb("create"), ref, { after, changes: changes2 }));
     toggle(table, desired, void 0, ref, ctx);
     return;
   }
@@ -24069,7 +24072,7 @@ function cursorPage(item) {
 function answerList(item) {
   return { schema: list(item), list: "array" };
 }
-var answerObject, answerTypes, obj, str, strOrNull, int, list, nonNegative, event, integration, organization, member, project, personalApiKey, SHAPES;
+var answerObject, answerTypes, obj, str, strOrNull, int, list, nonNegative, event, integration, organization, member, project, personalApiKey, groupType, SHAPES;
 var init_shapes = __esm({
   "src/service/shapes.ts"() {
     "use strict";
@@ -24125,6 +24128,10 @@ var init_shapes = __esm({
       },
       ["scopes"]
     );
+    groupType = obj(
+      { group_type: str, group_type_index: int, name_singular: strOrNull, name_plural: strOrNull },
+      ["group_type", "group_type_index"]
+    );
     SHAPES = {
       eventPage: cursorPage(event),
       event: { schema: event },
@@ -24134,6 +24141,7 @@ var init_shapes = __esm({
       memberPage: listPage(member),
       project: { schema: project },
       personalApiKey: { schema: personalApiKey },
+      groupTypes: answerList(groupType),
       /** The organization's projects list: each project's id is what the tool reads. */
       projectPage: listPage(obj({ id: int }, ["id"]))
     };
@@ -25157,17 +25165,17 @@ var init_item_rules = __esm({
 });
 
 // src/kinds/batch-export/live.ts
-async function readBatchExports(client, project2, declared, _run, list6) {
+async function readBatchExports(client, project2, declared, _run, list7) {
   const names = (d) => !d.deleted && (d.destination?.integration !== void 0 || d.destination?.integrationName !== void 0);
   const read2 = declared.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project2, read2, list6), read: read2 };
+  return { live: await readAll(client, project2, read2, list7), read: read2 };
 }
-async function rereadBatchExports(client, project2, read2, _run, list6) {
-  return readAll(client, project2, checkReads(read2), list6);
+async function rereadBatchExports(client, project2, read2, _run, list7) {
+  return readAll(client, project2, checkReads(read2), list7);
 }
-async function readAll(client, project2, read2, list6) {
+async function readAll(client, project2, read2, list7) {
   const [objects, integrations] = await Promise.all([
-    list6(),
+    list7(),
     read2.integrations ? client.integrations.listAll(project2) : void 0
   ]);
   const live = { objects };
@@ -25776,9 +25784,9 @@ function parseErrorBody(text2) {
   const detail2 = str8(record.detail) ?? str8(record.error) ?? str8(record.message);
   const body = {};
   const type = str8(record.type);
-  const code = str8(record.code);
+  const code2 = str8(record.code);
   if (type !== void 0) body.type = type;
-  if (code !== void 0) body.code = code;
+  if (code2 !== void 0) body.code = code2;
   if (detail2 !== void 0) body.detail = detail2;
   body.attr = str8(record.attr) ?? null;
   const changeRequest = str8(record.change_request_id);
@@ -25805,12 +25813,12 @@ var init_errors2 = __esm({
       attr;
       /** The change request an approval policy opened instead of the write (a 409 `approval_required`). */
       changeRequestId;
-      constructor(init, code = "service_error") {
+      constructor(init, code2 = "service_error") {
         super(
           flat(
             init.message ?? `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`
           ),
-          code
+          code2
         );
         this.method = init.method;
         this.path = init.path;
@@ -26420,11 +26428,11 @@ function createSide(desired) {
   }
   return body;
 }
-function updateSides2(changes, desired, live, type) {
+function updateSides2(changes2, desired, live, type) {
   const before = {};
   const after = {};
   const sends = {};
-  for (const c of changes) {
+  for (const c of changes2) {
     if (c.secret) {
       setPath(sends, c.path, c.after);
       continue;
@@ -26432,7 +26440,7 @@ function updateSides2(changes, desired, live, type) {
     setPath(before, c.path, c.before ?? null);
     setPath(after, c.path, c.after);
   }
-  if (changes.some((c) => c.path.startsWith("destination."))) {
+  if (changes2.some((c) => c.path.startsWith("destination."))) {
     const integration2 = desired.destination?.integration ?? live.destination.integration ?? void 0;
     const config = isPlainObject(sends.destination) ? sends.destination.config : void 0;
     sends.destination = {
@@ -26441,7 +26449,7 @@ function updateSides2(changes, desired, live, type) {
       ...integration2 === void 0 ? {} : { integration_id: integration2 }
     };
   }
-  if (changes.some((c) => SCHEDULE_FIELDS.has(c.path))) {
+  if (changes2.some((c) => SCHEDULE_FIELDS.has(c.path))) {
     const interval = desired.interval ?? live.interval;
     if (!("interval" in after)) sends.interval = interval;
     if (interval === "week" && (desired.offset_day !== void 0 || desired.offset_hour !== void 0)) {
@@ -26477,18 +26485,18 @@ function planCreate(desired, ref, ctx, warnings) {
     );
   }
   const after = createSide(desired);
-  const changes = Object.entries(after).filter(([path]) => path !== "destination").map(([path, value]) => ({ path, after: value }));
-  changes.push({ path: "destination.type", after: destination.type });
+  const changes2 = Object.entries(after).filter(([path]) => path !== "destination").map(([path, value]) => ({ path, after: value }));
+  changes2.push({ path: "destination.type", after: destination.type });
   if (destination.integration !== void 0) {
-    changes.push({ path: "destination.integration", after: destination.integration });
+    changes2.push({ path: "destination.integration", after: destination.integration });
   }
   for (const [key2, value] of Object.entries(destination.config)) {
-    changes.push({ path: `${CONFIG_PREFIX}${key2}`, after: value });
+    changes2.push({ path: `${CONFIG_PREFIX}${key2}`, after: value });
   }
-  changes.push(...secretChanges(desired));
+  changes2.push(...secretChanges(desired));
   const createRef = { ...ref };
   delete createRef.id;
-  sink.actions.push(makeAction(CREATE, createRef, { after, changes, warnings }));
+  sink.actions.push(makeAction(CREATE, createRef, { after, changes: changes2, warnings }));
 }
 function createProblems(desired) {
   const destination = desired.destination;
@@ -26552,8 +26560,8 @@ function planExisting(desired, current, ref, ctx) {
     problems.forEach(fail);
     return;
   }
-  const { changes, unreported, inIntegration } = compareBatchExport(desired, state);
-  const refused = changes.filter((c) => c.path === "destination.type" || c.path === "model");
+  const { changes: changes2, unreported, inIntegration } = compareBatchExport(desired, state);
+  const refused = changes2.filter((c) => c.path === "destination.type" || c.path === "model");
   if (refused.length > 0) {
     const what = refused.map((c) => `${c.path} from ${String(c.before)} to ${String(c.after)}`).join(" and ");
     if (desired.destination?.type === "S3" && refused.some((c) => c.path === "destination.type")) {
@@ -26574,29 +26582,29 @@ function planExisting(desired, current, ref, ctx) {
     return;
   }
   noteLegacy(desired, state, ref, ctx, unreported, inIntegration);
-  const destinationChanging = changes.some((c) => c.path.startsWith("destination."));
+  const destinationChanging = changes2.some((c) => c.path.startsWith("destination."));
   const liveType = state.destination.type;
   const migrated = isMigratedS3(desired.destination?.type, liveType);
   if (options.rotateSecrets || destinationChanging) {
     const integration2 = state.destination.integration !== null || migrated;
-    changes.push(...secretChanges(desired, integration2));
+    changes2.push(...secretChanges(desired, integration2));
     const url = httpUrlProblems(desired);
     if (url.length > 0) {
       url.forEach(fail);
       return;
     }
   }
-  if (changes.length > 0) {
+  if (changes2.length > 0) {
     const warnings = [];
-    const interval = changes.find((c) => c.path === "interval");
+    const interval = changes2.find((c) => c.path === "interval");
     if (interval) {
       warnings.push(
         `the interval changes from ${String(interval.before)} to ${String(interval.after)}: the schedule and the size of each exported batch change`
       );
     }
     const type = migrated ? liveType : desired.destination?.type ?? liveType;
-    const { before, after, sends } = updateSides2(changes, desired, state, type);
-    sink.actions.push(makeAction(update, ref, { before, after, changes, warnings, sends }));
+    const { before, after, sends } = updateSides2(changes2, desired, state, type);
+    sink.actions.push(makeAction(update, ref, { before, after, changes: changes2, warnings, sends }));
   }
   planPause(desired, current, ref, ctx);
 }
@@ -26835,7 +26843,8 @@ var init_batch_export = __esm({
           { path: "/destination/integration_id" },
           { path: "/destination/config/copy_inputs/authorization", numbers: true },
           { path: "/destination/config/copy_inputs/bucket_credentials", numbers: true }
-        ]
+        ],
+        needs: [{ what: "integration", path: "/destination/integration" }]
       },
       answers: BATCH_EXPORT_ANSWERS,
       scopes: BATCH_EXPORT_SCOPES,
@@ -26905,10 +26914,10 @@ function warnIgnoredTags(tags2, ref, ctx) {
     ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
   }
 }
-function withoutIgnoredTags(changes, ref, ctx) {
-  if (ctx.features?.tagging !== false || !changes.some((c) => c.path === "tags")) return changes;
+function withoutIgnoredTags(changes2, ref, ctx) {
+  if (ctx.features?.tagging !== false || !changes2.some((c) => c.path === "tags")) return changes2;
   ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  return changes.filter((c) => c.path !== "tags");
+  return changes2.filter((c) => c.path !== "tags");
 }
 function ignoredTags(body, returned) {
   const sent = body?.tags;
@@ -27031,11 +27040,11 @@ function modelPlanner(parts) {
       nameOf: names,
       rotateSecrets: ctx.options.rotateSecrets
     });
-    const changes = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
-    if (changes.length > 0) {
-      const sides = updateSides(table, desired, changes);
+    const changes2 = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
+    if (changes2.length > 0) {
+      const sides = updateSides(table, desired, changes2);
       const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
-      push(decorate2(makeAction(verbs.update, ref, { ...sides, changes, requires }), about));
+      push(decorate2(makeAction(verbs.update, ref, { ...sides, changes: changes2, requires }), about));
     }
     toggles(state);
     hooks.extras?.(desired, live, ref, ctx, "update", links);
@@ -27057,19 +27066,19 @@ function modelPlanner(parts) {
   return { plan, prune };
 }
 function createChanges(table, after) {
-  const changes = [];
+  const changes2 = [];
   for (const [path, value] of Object.entries(after)) {
     const codec = table.fields[path]?.codec;
     if (codec === void 0 || codec.whole === true || !isPlainObject(value)) {
-      changes.push({ path, after: value });
+      changes2.push({ path, after: value });
       continue;
     }
     for (const [key2, part] of Object.entries(value)) {
       const says = codec.says?.(`${path}.${key2}`, void 0, part) ?? [];
-      changes.push({ path: `${path}.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
+      changes2.push({ path: `${path}.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
     }
   }
-  return changes;
+  return changes2;
 }
 function linksIn(table, after, links) {
   const named = /* @__PURE__ */ new Set();
@@ -27110,11 +27119,11 @@ async function pullNames(own, live, foreign, context, table) {
     else if (foreign[kind2] !== void 0) lists.set(kind2, foreign[kind2]);
   }
   const unique = /* @__PURE__ */ new Map();
-  for (const [kind2, list6] of lists) {
+  for (const [kind2, list7] of lists) {
     const count2 = /* @__PURE__ */ new Map();
-    for (const o of list6) count2.set(o.name ?? "", (count2.get(o.name ?? "") ?? 0) + 1);
+    for (const o of list7) count2.set(o.name ?? "", (count2.get(o.name ?? "") ?? 0) + 1);
     const ids = /* @__PURE__ */ new Map();
-    for (const o of list6) {
+    for (const o of list7) {
       const name = o.name ?? "";
       if (name.trim() !== "" && count2.get(name) === 1) ids.set(String(o.id), name);
     }
@@ -27435,10 +27444,10 @@ var init_collaborators = __esm({
 });
 
 // src/kinds/dashboard/declare.ts
-function declareCollaborators(list6, { ctx }) {
+function declareCollaborators(list7, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
-  list6.forEach((item, i) => {
+  list7.forEach((item, i) => {
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -27543,11 +27552,11 @@ function excerpt2(text2) {
   const trimmed = line.trim();
   return trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed;
 }
-function declareTiles(list6, ctx) {
+function declareTiles(list7, ctx) {
   const out = [];
   const firstByInsight = /* @__PURE__ */ new Map();
   const where2 = (s) => `${s.file}:${s.line}:${s.column}`;
-  list6.forEach((tile2, i) => {
+  list7.forEach((tile2, i) => {
     const at2 = `/tiles/${i}`;
     const source = ctx.at(at2);
     const given = ["insight", "insight_id", "text"].filter((k) => tile2[k] !== void 0);
@@ -28042,13 +28051,13 @@ function membersNeeded(declared, dashboards, collaborators) {
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project2, declared, run16, list6) {
-  const objects = await list6();
+async function readDashboards(client, project2, declared, run17, list7) {
+  const objects = await list7();
   const reads2 = detailReads(declared, objects);
   const live = await withDetails(client, project2, objects, reads2);
   if (membersNeeded(declared, objects, live.collaborators)) {
     reads2.members = true;
-    live.members = await run16.members.check(project2);
+    live.members = await run17.members.check(project2);
   }
   const insights = tileInsightsToCheck(declared, objects, live.tiles);
   if (insights.length > 0) {
@@ -28077,15 +28086,15 @@ async function insightsById(client, project2, ids) {
   );
   return Object.fromEntries(ids.map((id, i) => [id, found3[i] ? found3[i]?.name ?? "" : null]));
 }
-async function rereadDashboards(client, project2, read2, run16, list6) {
+async function rereadDashboards(client, project2, read2, run17, list7) {
   const reads2 = read2;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members = reads2?.members;
   if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || reads2.insights !== void 0 && !ids(reads2.insights) || members !== void 0 && members !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const live = await withDetails(client, project2, await list6(), reads2);
-  if (members === true) live.members = await run16.members.check(project2);
+  const live = await withDetails(client, project2, await list7(), reads2);
+  if (members === true) live.members = await run17.members.check(project2);
   if (reads2.insights !== void 0) live.insights = await insightsById(client, project2, reads2.insights);
   return live;
 }
@@ -28140,12 +28149,12 @@ async function oneAtATime(client, key2, work) {
     queue = /* @__PURE__ */ new Map();
     queues.set(client, queue);
   }
-  const run16 = (queue.get(key2) ?? Promise.resolve()).catch(() => void 0).then(work);
-  queue.set(key2, run16);
+  const run17 = (queue.get(key2) ?? Promise.resolve()).catch(() => void 0).then(work);
+  queue.set(key2, run17);
   try {
-    return await run16;
+    return await run17;
   } finally {
-    if (queue.get(key2) === run16) queue.delete(key2);
+    if (queue.get(key2) === run17) queue.delete(key2);
   }
 }
 function dashboardsOf(insight) {
@@ -28382,10 +28391,10 @@ function planTiles(desired, current, ref, ctx, links) {
     const { layout, text: text2 } = updates.get(tile2) ?? {};
     const { side: before, preconditions: preconditions2 } = liveSide(tile2, names);
     const after = { ...before };
-    const changes = [];
+    const changes2 = [];
     if (layout) {
       after.layout = layout.after;
-      changes.push({
+      changes2.push({
         path: "layout",
         ...layout.before ? { before: layout.before } : {},
         after: layout.after
@@ -28393,7 +28402,7 @@ function planTiles(desired, current, ref, ctx, links) {
     }
     if (text2) {
       after.text = text2.after;
-      changes.push({
+      changes2.push({
         path: "text",
         before: text2.before,
         after: text2.after,
@@ -28401,7 +28410,7 @@ function planTiles(desired, current, ref, ctx, links) {
       });
     }
     sink.actions.push(
-      makeAction(UPDATE_TILE, ref, { before, after, changes, ...preconditions2 ? { preconditions: preconditions2 } : {} })
+      makeAction(UPDATE_TILE, ref, { before, after, changes: changes2, ...preconditions2 ? { preconditions: preconditions2 } : {} })
     );
   }
 }
@@ -28873,8 +28882,14 @@ var init_dashboard = __esm({
       fields: dashboardFields,
       ...DASHBOARD_ENDPOINTS,
       // SPEC §9: an overlay's collaborators merge by person (a tile's insight by id is one project's: the
-      // tiles' reference declaration says so).
-      environments: { keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }] },
+      // tiles' reference declaration says so); the members the collaborators name are each project's.
+      environments: {
+        keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }],
+        needs: [
+          { what: "member", path: "/collaborators/*/email" },
+          { what: "member", path: "/collaborators/*/user_uuid" }
+        ]
+      },
       scopes: DASHBOARD_SCOPES,
       answers: DASHBOARD_ANSWERS,
       // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may
@@ -29233,10 +29248,10 @@ function shown2(sum) {
   return String(Math.round(sum * 1e6) / 1e6);
 }
 function checkVariants(filters, sink) {
-  const list6 = variants(filters);
+  const list7 = variants(filters);
   const keys = /* @__PURE__ */ new Set();
-  if (list6.length === 0) return keys;
-  const sum = list6.reduce(
+  if (list7.length === 0) return keys;
+  const sum = list7.reduce(
     (total, v) => total + (typeof v.rollout_percentage === "number" ? v.rollout_percentage : 0),
     0
   );
@@ -29246,7 +29261,7 @@ function checkVariants(filters, sink) {
       `the variant rollout percentages of ${sink.owner} sum to ${shown2(sum)}, not 100`
     );
   }
-  list6.forEach((variant, i) => {
+  list7.forEach((variant, i) => {
     const key2 = String(variant.key);
     if (keys.has(key2)) {
       sink.error(
@@ -29483,7 +29498,7 @@ function variantList(value) {
 function variantLines(before, after) {
   const b = variantList(before);
   const a = variantList(after);
-  const share = (list6) => list6.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
+  const share = (list7) => list7.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
   if (a.length === 0 && b.length > 0) return [`makes it a boolean flag (drops variants ${share(b)})`];
   if (b.length === 0 && a.length > 0) return [`serves variants ${share(a)}`];
   const lines = [];
@@ -29573,15 +29588,15 @@ function filterChanges(declared, live, pair) {
   const current = normaliseLiveFilters(isObject(live) ? live : {}, opts);
   const keys = Object.keys(declared);
   const encrypted = opts.encrypted && keys.includes("payloads");
-  const changes = differingFilterKeys(keys, wanted, current).filter((k) => !(encrypted && k === "payloads")).map((key2) => {
+  const changes2 = differingFilterKeys(keys, wanted, current).filter((k) => !(encrypted && k === "payloads")).map((key2) => {
     const path = `filters.${key2}`;
     const before = current[key2] ?? null;
     const after = wanted[key2] ?? null;
     const says = describeFlagField(path, before, after);
     return { path, before, after, ...says.length > 0 ? { says } : {} };
   });
-  if (encrypted && flag2) changes.push(...encryptedPayloadChanges(desired, flag2, pair.rotateSecrets));
-  return changes;
+  if (encrypted && flag2) changes2.push(...encryptedPayloadChanges(desired, flag2, pair.rotateSecrets));
+  return changes2;
 }
 function encryptedPayloadChanges(desired, live, rotate) {
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
@@ -29589,23 +29604,23 @@ function encryptedPayloadChanges(desired, live, rotate) {
   const liveEncrypted = live.has_encrypted_payloads === true;
   const encrypted = desired.has_encrypted_payloads ?? liveEncrypted;
   const switching = encrypted !== liveEncrypted;
-  const changes = [];
+  const changes2 = [];
   for (const [key2, value] of Object.entries(wanted)) {
     const path = `filters.payloads.${key2}`;
     const after = value instanceof SecretValue ? toSecretRef(value) : value;
     if (!(key2 in current)) {
       const says2 = [`adds the ${encrypted ? "encrypted " : ""}payload for ${key2}`];
-      changes.push({ path, after, ...encrypted ? { secret: true } : {}, says: says2 });
+      changes2.push({ path, after, ...encrypted ? { secret: true } : {}, says: says2 });
       continue;
     }
     const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current[key2]));
     if (!(switching || rotate || differs)) continue;
     const says = [`changes the encrypted payload for ${key2}`];
-    changes.push(encrypted ? { path, after, secret: true, says } : { path, before: ENCRYPTED, after, says });
+    changes2.push(encrypted ? { path, after, secret: true, says } : { path, before: ENCRYPTED, after, says });
   }
   for (const key2 of Object.keys(current)) {
     if (!(key2 in wanted)) {
-      changes.push({
+      changes2.push({
         path: `filters.payloads.${key2}`,
         before: ENCRYPTED,
         after: null,
@@ -29613,7 +29628,7 @@ function encryptedPayloadChanges(desired, live, rotate) {
       });
     }
   }
-  return changes;
+  return changes2;
 }
 function plainOverEncrypted(desired, live) {
   if (live.has_encrypted_payloads !== true || desired.has_encrypted_payloads !== void 0) return [];
@@ -30119,9 +30134,9 @@ function scopedReads(declared, objects) {
     linked: [...new Set(linked)]
   };
 }
-async function readFlags(client, project2, declared, _run, list6, scope) {
+async function readFlags(client, project2, declared, _run, list7, scope) {
   const flags = declared;
-  const objects = await list6();
+  const objects = await list7();
   if (scope !== void 0) {
     const read3 = scopedReads(flags, objects);
     return { live: await withDetails2(client, project2, objects, read3), read: read3 };
@@ -30134,12 +30149,12 @@ async function readFlags(client, project2, declared, _run, list6, scope) {
   };
   return { live: await withDetails2(client, project2, objects, read2), read: read2 };
 }
-async function rereadFlags(client, project2, read2, _run, list6) {
+async function rereadFlags(client, project2, read2, _run, list7) {
   const r = read2;
   const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
   const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
   if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  return withDetails2(client, project2, await list6(), r);
+  return withDetails2(client, project2, await list7(), r);
 }
 function flagDetails(live, kindLive) {
   const keys = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f.key]));
@@ -30213,7 +30228,7 @@ function create2(action, { desired, ctx }) {
   const note = createNote(desired?.filters);
   if (note !== void 0) action = { ...action, warnings: [...action.warnings, note] };
   if (desired?.has_encrypted_payloads !== true) return action;
-  const changes = action.changes.flatMap(
+  const changes2 = action.changes.flatMap(
     (c) => c.path === "filters.payloads" && isObject(c.after) ? Object.entries(c.after).map(([payload, ref]) => ({
       path: `filters.payloads.${payload}`,
       after: ref,
@@ -30221,23 +30236,23 @@ function create2(action, { desired, ctx }) {
       says: [`adds the encrypted payload for ${payload}`]
     })) : [c]
   );
-  return { ...action, changes };
+  return { ...action, changes: changes2 };
 }
 function update2(action, desired, live, ctx) {
-  const changes = action.changes.map((c) => {
+  const changes2 = action.changes.map((c) => {
     if (c.path.startsWith("filters.") || c.says !== void 0) return c;
     const says = describeFlagField(c.path, c.before, c.after);
     return says.length > 0 ? { ...c, says } : c;
   });
   const ordered = [
-    ...changes.filter((c) => !c.path.startsWith("filters.")),
-    ...changes.filter((c) => c.path.startsWith("filters."))
+    ...changes2.filter((c) => !c.path.startsWith("filters.")),
+    ...changes2.filter((c) => c.path.startsWith("filters."))
   ];
   const before = structuredClone(action.before ?? {});
   const after = structuredClone(action.after ?? {});
   const sends = structuredClone(action.sends ?? {});
   const encrypted = live.has_encrypted_payloads === true || desired?.has_encrypted_payloads === true;
-  if (encrypted && changes.some((c) => c.path.startsWith("filters.payloads"))) {
+  if (encrypted && changes2.some((c) => c.path.startsWith("filters.payloads"))) {
     for (const side of [before, after]) {
       if (isObject(side.filters)) delete side.filters.payloads;
       if (isObject(side.filters) && Object.keys(side.filters).length === 0) delete side.filters;
@@ -30245,17 +30260,17 @@ function update2(action, desired, live, ctx) {
     const declared = desired === void 0 ? void 0 : flagFields.sent(desired).filters;
     sends.filters = { payloads: isObject(declared) ? declared.payloads : {} };
   }
-  const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
-  const rekeys = changes.some((c) => c.path === "key");
+  const turnsOff = changes2.some((c) => c.path === "active" && c.after === false);
+  const rekeys = changes2.some((c) => c.path === "key");
   const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
   const warnings = [...action.warnings];
-  const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
+  const decrypts = changes2.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
   if (decrypts) {
     warnings.push(
       "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them"
     );
   }
-  if (changes.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
+  if (changes2.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
     warnings.push(
       "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
     );
@@ -30273,7 +30288,7 @@ function update2(action, desired, live, ctx) {
     after,
     changes: ordered,
     warnings,
-    preconditions: preconditions(changes, live)
+    preconditions: preconditions(changes2, live)
   };
   if (requires.length > 0) result.requires = requires;
   else delete result.requires;
@@ -30286,9 +30301,9 @@ function update2(action, desired, live, ctx) {
   } else result.destructive = decrypts;
   return result;
 }
-function preconditions(changes, live) {
+function preconditions(changes2, live) {
   const original = {};
-  for (const c of changes) {
+  for (const c of changes2) {
     const field3 = c.path.split(".")[0] ?? c.path;
     if (UNCOMPARED.has(field3) || field3 in original) continue;
     if (field3 === "filters") {
@@ -30338,6 +30353,19 @@ var init_plan4 = __esm({
     DAY = 864e5;
     LIVE_DAYS = 30;
     UNCOMPARED = /* @__PURE__ */ new Set(["tags", "evaluation_contexts"]);
+  }
+});
+
+// src/kinds/feature-flag/promote.ts
+function staticCohorts(live) {
+  return (live.foreign?.cohort ?? []).filter((c) => c.is_static === true && c.deleted !== true).map((c) => ({ kind: "cohort", name: c.name }));
+}
+function generatedForFlag(item) {
+  return typeof item.key === "string" ? [{ kind: "dashboard", name: `Generated Dashboard: ${item.key} Usage` }] : [];
+}
+var init_promote = __esm({
+  "src/kinds/feature-flag/promote.ts"() {
+    "use strict";
   }
 });
 
@@ -30449,6 +30477,7 @@ var init_feature_flag = __esm({
     init_live3();
     init_name2();
     init_plan4();
+    init_promote();
     init_pull3();
     init_schema4();
     init_scopes4();
@@ -30488,6 +30517,17 @@ var init_feature_flag = __esm({
           projectIds: [
             { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
             { path: "/filters/holdout/id" }
+          ],
+          // What a flag needs of each project (SPEC §9's warnings): the group types it aggregates by and
+          // filters on (the cohorts it targets are its references).
+          needs: [
+            { what: "group_type", path: "/filters/aggregation_group_type_index" },
+            { what: "group_type", path: "/filters/groups/*/aggregation_group_type_index" },
+            {
+              what: "group_type",
+              path: "/filters/groups/*/properties/*/group_type_index",
+              where: { type: "group" }
+            }
           ]
         },
         hooks: {
@@ -30499,7 +30539,9 @@ var init_feature_flag = __esm({
           details: flagDetails,
           action: flagAction,
           extras: flagExtras,
-          foreign: pullForeign
+          foreign: pullForeign,
+          staticObjects: staticCohorts,
+          generated: generatedForFlag
         }
       }
     );
@@ -30641,8 +30683,8 @@ var init_stickiness_hidden_legend_indexes = __esm({
         if (!truthy(hidden)) return query;
         if (!Array.isArray(hidden) || !isDict(rawCustomizations)) return query;
         const customizations = rawCustomizations;
-        const withoutHidden = (changes) => {
-          const next2 = { ...filter, ...changes };
+        const withoutHidden = (changes2) => {
+          const next2 = { ...filter, ...changes2 };
           delete next2.hiddenLegendIndexes;
           return { ...query, [filterKey]: next2 };
         };
@@ -31327,6 +31369,15 @@ var init_insight = __esm({
       },
       fields: insightFields,
       ...INSIGHT_ENDPOINTS,
+      // SPEC §9's warnings: a query aggregates, breaks down and filters by group type indexes, anywhere in it.
+      environments: {
+        needs: [
+          { what: "group_type", path: "/query/**/aggregation_group_type_index" },
+          { what: "group_type", path: "/query/**/math_group_type_index" },
+          { what: "group_type", path: "/query/**/breakdown_group_type_index" },
+          { what: "group_type", path: "/query/**/group_type_index" }
+        ]
+      },
       scopes: INSIGHT_SCOPES,
       answers: INSIGHT_ANSWERS,
       // The list's search: name, derived name and description, at most 200 characters.
@@ -31370,8 +31421,8 @@ var init_kinds3 = __esm({
 import { constants as constants2, lstatSync } from "node:fs";
 import { lstat as lstat2, open as open2 } from "node:fs/promises";
 function fileReason(error2) {
-  const code = error2?.code;
-  return (code && REASONS[code]) ?? code ?? (error2 instanceof Error ? error2.message : String(error2));
+  const code2 = error2?.code;
+  return (code2 && REASONS[code2]) ?? code2 ?? (error2 instanceof Error ? error2.message : String(error2));
 }
 function fileError(doing, path, error2) {
   return new UserError(`cannot ${doing} ${path}: ${fileReason(error2)}`, "file_error", { cause: error2 });
@@ -31414,8 +31465,8 @@ async function writeOutput(io, doing, shown3, path, text2, options = {}) {
   }
 }
 async function isLink(path, error2) {
-  const code = error2.cause?.code;
-  if (code !== "ELOOP" && code !== "EMLINK" && code !== "EEXIST") return false;
+  const code2 = error2.cause?.code;
+  if (code2 !== "ELOOP" && code2 !== "EMLINK" && code2 !== "EEXIST") return false;
   return (await lstat2(path).catch(() => void 0))?.isSymbolicLink() === true;
 }
 function linkError(doing, shown3, error2) {
@@ -31480,7 +31531,7 @@ function clip(text2, max = 300) {
 }
 function longestRun(text2) {
   let longest = 0;
-  for (const run16 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run16.length);
+  for (const run17 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run17.length);
   return longest;
 }
 var ENTITY, ACTIVE, BREAK, INLINE;
@@ -31508,6 +31559,7 @@ var init_markdown_escape = __esm({
 });
 
 // src/plan/origins.ts
+import { isDeepStrictEqual } from "node:util";
 function withOrigins(plan, declarations) {
   const key2 = (kind2, s) => `${kind2}\0${s.file}\0${s.line}\0${s.column}`;
   const byDeclaration = new Map(declarations.map((d) => [key2(d.kind, d.source), d.marks]));
@@ -31533,13 +31585,22 @@ function withOrigins(plan, declarations) {
   });
   return { ...plan, actions };
 }
-function originsOf(origins, path) {
+function originsOf(origins, path, change2) {
   if (origins === void 0) return [];
   const out = [];
-  for (const [at2, list6] of Object.entries(origins)) {
-    if (at2 === path || at2.startsWith(`${path}.`) || path.startsWith(`${at2}.`)) out.push(...list6);
+  for (const [at2, list7] of Object.entries(origins)) {
+    if (at2 === path || path.startsWith(`${at2}.`)) out.push(...list7);
+    else if (at2.startsWith(`${path}.`) && changes(change2, at2.slice(path.length + 1))) out.push(...list7);
   }
   return out;
+}
+function changes(change2, rest) {
+  if (change2 === void 0 || !("before" in change2) || !("after" in change2)) return true;
+  const at2 = (value) => rest.split(".").reduce((node3, key2) => {
+    if (Array.isArray(node3)) return /^\d+$/.test(key2) ? node3[Number(key2)] : void 0;
+    return node3 !== null && typeof node3 === "object" ? node3[key2] : void 0;
+  }, value);
+  return !isDeepStrictEqual(at2(change2.before), at2(change2.after));
 }
 function originWords(origins) {
   const words3 = [
@@ -31608,11 +31669,11 @@ function actionBody(action, people, words3, vocab) {
   const lines = [
     `**${actionSymbol(action, vocab)} ${actionWord(action, vocab)}**${detail(action, people, vocab)}`
   ];
-  const changes = shownChanges(action);
-  if (changes.length > 0) lines.push("");
-  for (const change2 of changes) {
+  const changes2 = shownChanges(action);
+  if (changes2.length > 0) lines.push("");
+  for (const change2 of changes2) {
     const shown3 = changeLines(change2, action.action === "create", words3);
-    const from = originWords(originsOf(action.origins, change2.path));
+    const from = originWords(originsOf(action.origins, change2.path, change2));
     if (from !== "" && shown3[0] !== void 0) shown3[0] += ` · _${escapeInline(from)}_`;
     lines.push(...shown3);
   }
@@ -31978,7 +32039,7 @@ function actionBlock(action, people, words3, paint, vocab) {
   const created = action.action === "create";
   for (const change2 of shownChanges(action)) {
     const shown3 = changeLines2(change2, created, words3, paint);
-    const from = originWords(originsOf(action.origins, change2.path));
+    const from = originWords(originsOf(action.origins, change2.path, change2));
     if (from !== "" && shown3[0] !== void 0) shown3[0] += ` ${paint("dim", `· ${visible(from)}`)}`;
     lines.push(...shown3);
   }
@@ -32129,6 +32190,15 @@ var init_project = __esm({
 });
 
 // src/commands/config.ts
+var config_exports = {};
+__export(config_exports, {
+  configuredProject: () => configuredProject,
+  loadFiles: () => loadFiles,
+  planSecretsNote: () => planSecretsNote,
+  readConfig: () => readConfig,
+  readOptionalConfig: () => readOptionalConfig,
+  shownDiagnostics: () => shownDiagnostics
+});
 import { existsSync as existsSync2 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 async function loadFiles(paths, flags, io, mode, only) {
@@ -32309,12 +32379,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve18) => {
+  return new Promise((resolve19) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve18();
+      resolve19();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -32430,7 +32500,7 @@ var init_render2 = __esm({
 });
 
 // src/yaml-edit/index.ts
-import { isDeepStrictEqual } from "node:util";
+import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
 function editYaml(text2, edits, options = {}) {
   const outcomes = edits.map(() => void 0);
   let pending = edits.map((edit, index) => ({ edit, index }));
@@ -32552,19 +32622,19 @@ function splice(text2, splices) {
 function holds(text2, expected) {
   const doc = (0, import_yaml6.parseDocument)(text2, { uniqueKeys: true });
   if (doc.errors.length > 0) return false;
-  return isDeepStrictEqual(doc.toJS(), expected);
+  return isDeepStrictEqual2(doc.toJS(), expected);
 }
 function align(old, next) {
   const n = old.length;
   const m = next.length;
   const matches2 = [];
   let head = 0;
-  while (head < n && head < m && isDeepStrictEqual(old[head], next[head])) {
+  while (head < n && head < m && isDeepStrictEqual2(old[head], next[head])) {
     matches2.push([head, head]);
     head++;
   }
   let tail = 0;
-  while (tail < n - head && tail < m - head && isDeepStrictEqual(old[n - 1 - tail], next[m - 1 - tail]))
+  while (tail < n - head && tail < m - head && isDeepStrictEqual2(old[n - 1 - tail], next[m - 1 - tail]))
     tail++;
   const on = n - head - tail;
   const nn = m - head - tail;
@@ -32573,13 +32643,13 @@ function align(old, next) {
     const lengths = new Uint32Array((on + 1) * width2);
     for (let i2 = on - 1; i2 >= 0; i2--) {
       for (let j2 = nn - 1; j2 >= 0; j2--) {
-        lengths[i2 * width2 + j2] = isDeepStrictEqual(old[head + i2], next[head + j2]) ? (lengths[(i2 + 1) * width2 + j2 + 1] ?? 0) + 1 : Math.max(lengths[(i2 + 1) * width2 + j2] ?? 0, lengths[i2 * width2 + j2 + 1] ?? 0);
+        lengths[i2 * width2 + j2] = isDeepStrictEqual2(old[head + i2], next[head + j2]) ? (lengths[(i2 + 1) * width2 + j2 + 1] ?? 0) + 1 : Math.max(lengths[(i2 + 1) * width2 + j2] ?? 0, lengths[i2 * width2 + j2 + 1] ?? 0);
       }
     }
     let i = 0;
     let j = 0;
     while (i < on && j < nn) {
-      if (isDeepStrictEqual(old[head + i], next[head + j])) {
+      if (isDeepStrictEqual2(old[head + i], next[head + j])) {
         matches2.push([head + i, head + j]);
         i++;
         j++;
@@ -32660,7 +32730,7 @@ var init_yaml_edit = __esm({
       }
       #planAt(edit, node3, place2, desired, mode) {
         this.#splices = [];
-        if (isDeepStrictEqual(this.#js(node3), desired)) return { edit, status: "unchanged" };
+        if (isDeepStrictEqual2(this.#js(node3), desired)) return { edit, status: "unchanged" };
         if (mode === "minimal") this.#diff(node3, desired, place2);
         else this.#replace(node3, desired, place2, true);
         const splices = this.#splices;
@@ -32829,7 +32899,7 @@ var init_yaml_edit = __esm({
       /** Makes `node` (where `place` says it sits) hold `value`, by the smallest change of text. */
       #diff(node3, value, place2) {
         if (node3 !== null && (0, import_yaml6.isAlias)(node3)) throw new Refused("it is written as an alias");
-        if (isDeepStrictEqual(this.#js(node3), value)) return;
+        if (isDeepStrictEqual2(this.#js(node3), value)) return;
         const mark = this.#splices.length;
         try {
           if ((0, import_yaml6.isMap)(node3) && isPlainObject2(value) && Object.keys(value).length > 0) {
@@ -32974,9 +33044,9 @@ var init_yaml_edit = __esm({
               text: ""
             });
           } else {
-            const list6 = inserts.get(op.after) ?? [];
-            list6.push(value[op.new]);
-            inserts.set(op.after, list6);
+            const list7 = inserts.get(op.after) ?? [];
+            list7.push(value[op.new]);
+            inserts.set(op.after, list7);
           }
         }
         for (const [after, values] of inserts) {
@@ -33096,7 +33166,7 @@ function annotate(node3, pointer, marks) {
       }
       annotate(value, child, marks);
     }
-    const gone = pointer === "" ? [] : [...marks.entries()].filter(([p]) => parentOf(p) === pointer).flatMap(([, list6]) => list6.filter(absent).map(words2));
+    const gone = pointer === "" ? [] : [...marks.entries()].filter(([p]) => parentOf(p) === pointer).flatMap(([, list7]) => list7.filter(absent).map(words2));
     if (gone.length > 0) {
       node3.commentBefore = [node3.commentBefore, ...gone.map((g) => ` ${g}`)].filter(Boolean).join("\n");
     }
@@ -33118,8 +33188,8 @@ function annotate(node3, pointer, marks) {
 function absent(mark) {
   return mark.how === "unmanaged" || mark.how === "excluded";
 }
-function present(list6) {
-  return (list6 ?? []).filter((m) => !absent(m)).map(words2);
+function present(list7) {
+  return (list7 ?? []).filter((m) => !absent(m)).map(words2);
 }
 function parentOf(pointer) {
   return pointer.slice(0, pointer.lastIndexOf("/"));
@@ -33704,10 +33774,10 @@ var require_errors3 = __commonJS({
     };
     var kHTTPParserError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_HTTP_PARSER");
     var HTTPParserError = class extends Error {
-      constructor(message, code, data) {
+      constructor(message, code2, data) {
         super(message);
         this.name = "HTTPParserError";
-        this.code = code ? `HPE_${code}` : void 0;
+        this.code = code2 ? `HPE_${code2}` : void 0;
         this.data = data ? data.toString() : void 0;
       }
       static [Symbol.hasInstance](instance) {
@@ -33734,12 +33804,12 @@ var require_errors3 = __commonJS({
     };
     var kRequestRetryError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_REQ_RETRY");
     var RequestRetryError = class extends UndiciError {
-      constructor(message, code, { headers, data }) {
+      constructor(message, code2, { headers, data }) {
         super(message);
         this.name = "RequestRetryError";
         this.message = message || "Request retry error";
         this.code = "UND_ERR_REQ_RETRY";
-        this.statusCode = code;
+        this.statusCode = code2;
         this.data = data;
         this.headers = headers;
       }
@@ -33752,12 +33822,12 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message, code, { headers, body }) {
+      constructor(message, code2, { headers, body }) {
         super(message);
         this.name = "ResponseError";
         this.message = message || "Response error";
         this.code = "UND_ERR_RESPONSE";
-        this.statusCode = code;
+        this.statusCode = code2;
         this.body = body;
         this.headers = headers;
       }
@@ -33800,11 +33870,11 @@ var require_errors3 = __commonJS({
       }
     };
     var Socks5ProxyError = class extends UndiciError {
-      constructor(message, code) {
+      constructor(message, code2) {
         super(message);
         this.name = "Socks5ProxyError";
         this.message = message || "SOCKS5 proxy error";
-        this.code = code || "UND_ERR_SOCKS5";
+        this.code = code2 || "UND_ERR_SOCKS5";
       }
     };
     var kMessageSizeExceededError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_WS_MESSAGE_SIZE_EXCEEDED");
@@ -34008,8 +34078,8 @@ var require_tree = __commonJS({
         if (index === void 0 || index >= key2.length) {
           throw new TypeError("Unreachable");
         }
-        const code = this.code = key2.charCodeAt(index);
-        if (code > 127) {
+        const code2 = this.code = key2.charCodeAt(index);
+        if (code2 > 127) {
           throw new TypeError("key must be ascii string");
         }
         if (key2.length !== ++index) {
@@ -34031,11 +34101,11 @@ var require_tree = __commonJS({
         let index = 0;
         let node3 = this;
         while (true) {
-          const code = key2.charCodeAt(index);
-          if (code > 127) {
+          const code2 = key2.charCodeAt(index);
+          if (code2 > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node3.code === code) {
+          if (node3.code === code2) {
             if (length === ++index) {
               node3.value = value;
               break;
@@ -34045,7 +34115,7 @@ var require_tree = __commonJS({
               node3.middle = new _TstNode(key2, value, index);
               break;
             }
-          } else if (node3.code < code) {
+          } else if (node3.code < code2) {
             if (node3.left !== null) {
               node3 = node3.left;
             } else {
@@ -34069,19 +34139,19 @@ var require_tree = __commonJS({
         let index = 0;
         let node3 = this;
         while (node3 !== null && index < keylength) {
-          let code = key2[index];
-          if (code <= 90 && code >= 65) {
-            code |= 32;
+          let code2 = key2[index];
+          if (code2 <= 90 && code2 >= 65) {
+            code2 |= 32;
           }
           while (node3 !== null) {
-            if (code === node3.code) {
+            if (code2 === node3.code) {
               if (keylength === ++index) {
                 return node3;
               }
               node3 = node3.middle;
               break;
             }
-            node3 = node3.code < code ? node3.left : node3.right;
+            node3 = node3.code < code2 ? node3.left : node3.right;
           }
         }
         return null;
@@ -34131,7 +34201,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify: stringify4 } = __require("node:querystring");
+    var { stringify: stringify5 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors3();
@@ -34197,7 +34267,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify4(queryParams);
+      const stringified = stringify5(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -35166,11 +35236,11 @@ var require_diagnostics = __commonJS({
       diagnosticsChannel.subscribe(
         "undici:websocket:close",
         (evt) => {
-          const { websocket, code, reason } = evt;
+          const { websocket, code: code2, reason } = evt;
           debugLog(
             "closed connection to %s - %s %s",
             websocket.url,
-            code,
+            code2,
             reason
           );
         }
@@ -35879,9 +35949,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve18, reject) => {
+          return new Promise((resolve19, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve18(data);
+              return err ? reject(err) : resolve19(data);
             });
           });
         }
@@ -35919,9 +35989,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve18, reject) => {
+          return new Promise((resolve19, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve18(data);
+              return err2 ? reject(err2) : resolve19(data);
             });
           });
         }
@@ -38199,9 +38269,9 @@ var require_util3 = __commonJS({
     }
     function isValidEncodedURL(url) {
       for (let i = 0; i < url.length; ++i) {
-        const code = url.charCodeAt(i);
-        if (code > 126 || // Non-US-ASCII + DEL
-        code < 32) {
+        const code2 = url.charCodeAt(i);
+        if (code2 > 126 || // Non-US-ASCII + DEL
+        code2 < 32) {
           return false;
         }
       }
@@ -38702,8 +38772,8 @@ var require_util3 = __commonJS({
       }
       const rangeStart = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code2 = char.charCodeAt(0);
+          return code2 >= 48 && code2 <= 57;
         },
         data,
         position2
@@ -38729,8 +38799,8 @@ var require_util3 = __commonJS({
       }
       const rangeEnd = collectASequenceOfCodePoints(
         (char) => {
-          const code = char.charCodeAt(0);
-          return code >= 48 && code <= 57;
+          const code2 = char.charCodeAt(0);
+          return code2 >= 48 && code2 <= 57;
         },
         data,
         position2
@@ -38847,8 +38917,8 @@ var require_util3 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list6) {
-      const value = list6.get(name, true);
+    function getDecodeSplit(name, list7) {
+      const value = list7.get(name, true);
       if (value === null) {
         return null;
       }
@@ -39427,8 +39497,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve18, reject) => {
-        res = resolve18;
+      const promise = new Promise((resolve19, reject) => {
+        res = resolve19;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -40854,12 +40924,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve18, reject) => {
+      const waitForDrain = () => new Promise((resolve19, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve18;
+          callback = resolve19;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -41242,9 +41312,9 @@ var require_client_h2 = __commonJS({
       this[kSocket][kError] = err;
       this[kClient][kOnError](err);
     }
-    function onHttp2FrameError(type, code, id) {
+    function onHttp2FrameError(type, code2, id) {
       if (id === 0) {
-        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code}`);
+        const err = new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`);
         this[kSocket][kError] = err;
         this[kClient][kOnError](err);
       }
@@ -41571,9 +41641,9 @@ var require_client_h2 = __commonJS({
         stream.removeAllListeners("data");
         abort(err);
       });
-      stream.once("frameError", (type, code) => {
+      stream.once("frameError", (type, code2) => {
         stream.removeAllListeners("data");
-        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code}`));
+        abort(new InformationalError(`HTTP/2: "frameError" received - type ${type}, code ${code2}`));
       });
       stream.on("aborted", () => {
         stream.removeAllListeners("data");
@@ -41743,12 +41813,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve18, reject) => {
+      const waitForDrain = () => new Promise((resolve19, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve18;
+          callback = resolve19;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -42065,16 +42135,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve18) => {
+        return new Promise((resolve19) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve18;
+            this[kClosedResolve] = resolve19;
           } else {
-            resolve18(null);
+            resolve19(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve18) => {
+        return new Promise((resolve19) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -42087,7 +42157,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve18(null);
+            resolve19(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -42494,8 +42564,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve18) => {
-            this[kClosedResolve] = resolve18;
+          return new Promise((resolve19) => {
+            this[kClosedResolve] = resolve19;
           });
         }
       }
@@ -43617,7 +43687,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve18, reject) => {
+        const socket = await new Promise((resolve19, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -43627,7 +43697,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve18(socket2);
+              resolve19(socket2);
             }
           });
         });
@@ -43637,14 +43707,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve18, reject) => {
+        await new Promise((resolve19, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve18();
+            resolve19();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -43653,14 +43723,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve18();
+            resolve19();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve18, reject) => {
+        await new Promise((resolve19, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -43668,7 +43738,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve18();
+            resolve19();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -43711,8 +43781,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve18, reject) => {
-                      finalSocket.once("secureConnect", resolve18);
+                    await new Promise((resolve19, reject) => {
+                      finalSocket.once("secureConnect", resolve19);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -44346,7 +44416,7 @@ var require_retry_handler = __commonJS({
         this.handler.onRequestUpgrade?.(this.controllerProxy, statusCode, headers, socket);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode, code, headers } = err;
+        const { statusCode, code: code2, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -44358,7 +44428,7 @@ var require_retry_handler = __commonJS({
           methods
         } = retryOptions;
         const { counter } = state;
-        if (code && code !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code)) {
+        if (code2 && code2 !== "UND_ERR_REQ_RETRY" && !errorCodes.includes(code2)) {
           cb(err);
           return;
         }
@@ -44845,7 +44915,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -44859,11 +44929,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve18(null);
+                resolve19(null);
               }
             });
           } else {
-            this.on("close", resolve18);
+            this.on("close", resolve19);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -44891,7 +44961,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -44906,7 +44976,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve18,
+              resolve: resolve19,
               reject,
               length: 0,
               body: []
@@ -44980,18 +45050,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve18, stream, length } = consume2;
+      const { type, body, resolve: resolve19, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve18(chunksDecode(body, length, encoding));
+          resolve19(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve18(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve19(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve18(chunksConcat(body, length).buffer);
+          resolve19(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve18(new Blob(body, { type: stream[kContentType] }));
+          resolve19(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve18(chunksConcat(body, length));
+          resolve19(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -45181,9 +45251,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -45395,9 +45465,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -45685,9 +45755,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -45780,9 +45850,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve18, reject) => {
+        return new Promise((resolve19, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve18(data);
+            return err ? reject(err) : resolve19(data);
           });
         });
       }
@@ -47056,7 +47126,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile6, mkdir: mkdir3 } = __require("node:fs/promises");
-    var { dirname: dirname5, resolve: resolve18 } = __require("node:path");
+    var { dirname: dirname5, resolve: resolve19 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -47257,7 +47327,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile6(resolve18(path), "utf8");
+          const data = await readFile6(resolve19(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -47286,7 +47356,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve18(path);
+        const resolvedPath = resolve19(path);
         await mkdir3(dirname5(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -48677,12 +48747,12 @@ var require_cache = __commonJS({
       return value.replace(/[\t ]+$/, "");
     }
     function findUnescapedQuote(value, start2) {
-      let escaped = false;
+      let escaped2 = false;
       for (let i = start2; i < value.length; i++) {
-        if (escaped) {
-          escaped = false;
+        if (escaped2) {
+          escaped2 = false;
         } else if (value[i] === "\\") {
-          escaped = true;
+          escaped2 = true;
         } else if (value[i] === '"') {
           return i;
         }
@@ -48694,13 +48764,13 @@ var require_cache = __commonJS({
       let start2 = 0;
       let quoteStart = -1;
       let inQuote = false;
-      let escaped = false;
+      let escaped2 = false;
       for (let i = 0; i < value.length; i++) {
         if (inQuote) {
-          if (escaped) {
-            escaped = false;
+          if (escaped2) {
+            escaped2 = false;
           } else if (value[i] === "\\") {
-            escaped = true;
+            escaped2 = true;
           } else if (value[i] === '"') {
             inQuote = false;
             quoteStart = -1;
@@ -49206,11 +49276,11 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[5] === "0") {
-        const code = date.charCodeAt(6);
-        if (code < 49 || code > 57) {
+        const code2 = date.charCodeAt(6);
+        if (code2 < 49 || code2 > 57) {
           return void 0;
         }
-        day = code - 48;
+        day = code2 - 48;
       } else {
         const code1 = date.charCodeAt(5);
         if (code1 < 49 || code1 > 51) {
@@ -49287,11 +49357,11 @@ var require_date = __commonJS({
       const year = (yearDigit1 - 48) * 1e3 + (yearDigit2 - 48) * 100 + (yearDigit3 - 48) * 10 + (yearDigit4 - 48);
       let hour = 0;
       if (date[17] === "0") {
-        const code = date.charCodeAt(18);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(18);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        hour = code - 48;
+        hour = code2 - 48;
       } else {
         const code1 = date.charCodeAt(17);
         if (code1 < 48 || code1 > 50) {
@@ -49308,11 +49378,11 @@ var require_date = __commonJS({
       }
       let minute = 0;
       if (date[20] === "0") {
-        const code = date.charCodeAt(21);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(21);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        minute = code - 48;
+        minute = code2 - 48;
       } else {
         const code1 = date.charCodeAt(20);
         if (code1 < 48 || code1 > 53) {
@@ -49326,11 +49396,11 @@ var require_date = __commonJS({
       }
       let second = 0;
       if (date[23] === "0") {
-        const code = date.charCodeAt(24);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(24);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        second = code - 48;
+        second = code2 - 48;
       } else {
         const code1 = date.charCodeAt(23);
         if (code1 < 48 || code1 > 53) {
@@ -49414,11 +49484,11 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[8] === " ") {
-        const code = date.charCodeAt(9);
-        if (code < 49 || code > 57) {
+        const code2 = date.charCodeAt(9);
+        if (code2 < 49 || code2 > 57) {
           return void 0;
         }
-        day = code - 48;
+        day = code2 - 48;
       } else {
         const code1 = date.charCodeAt(8);
         if (code1 < 49 || code1 > 51) {
@@ -49432,11 +49502,11 @@ var require_date = __commonJS({
       }
       let hour = 0;
       if (date[11] === "0") {
-        const code = date.charCodeAt(12);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(12);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        hour = code - 48;
+        hour = code2 - 48;
       } else {
         const code1 = date.charCodeAt(11);
         if (code1 < 48 || code1 > 50) {
@@ -49453,11 +49523,11 @@ var require_date = __commonJS({
       }
       let minute = 0;
       if (date[14] === "0") {
-        const code = date.charCodeAt(15);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(15);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        minute = code - 48;
+        minute = code2 - 48;
       } else {
         const code1 = date.charCodeAt(14);
         if (code1 < 48 || code1 > 53) {
@@ -49471,11 +49541,11 @@ var require_date = __commonJS({
       }
       let second = 0;
       if (date[17] === "0") {
-        const code = date.charCodeAt(18);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(18);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        second = code - 48;
+        second = code2 - 48;
       } else {
         const code1 = date.charCodeAt(17);
         if (code1 < 48 || code1 > 53) {
@@ -49542,11 +49612,11 @@ var require_date = __commonJS({
       }
       let day = 0;
       if (date[commaIndex + 2] === "0") {
-        const code = date.charCodeAt(commaIndex + 3);
-        if (code < 49 || code > 57) {
+        const code2 = date.charCodeAt(commaIndex + 3);
+        if (code2 < 49 || code2 > 57) {
           return void 0;
         }
-        day = code - 48;
+        day = code2 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 2);
         if (code1 < 49 || code1 > 51) {
@@ -49598,11 +49668,11 @@ var require_date = __commonJS({
       year += year < 70 ? 2e3 : 1900;
       let hour = 0;
       if (date[commaIndex + 12] === "0") {
-        const code = date.charCodeAt(commaIndex + 13);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(commaIndex + 13);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        hour = code - 48;
+        hour = code2 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 12);
         if (code1 < 48 || code1 > 50) {
@@ -49619,11 +49689,11 @@ var require_date = __commonJS({
       }
       let minute = 0;
       if (date[commaIndex + 15] === "0") {
-        const code = date.charCodeAt(commaIndex + 16);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(commaIndex + 16);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        minute = code - 48;
+        minute = code2 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 15);
         if (code1 < 48 || code1 > 53) {
@@ -49637,11 +49707,11 @@ var require_date = __commonJS({
       }
       let second = 0;
       if (date[commaIndex + 18] === "0") {
-        const code = date.charCodeAt(commaIndex + 19);
-        if (code < 48 || code > 57) {
+        const code2 = date.charCodeAt(commaIndex + 19);
+        if (code2 < 48 || code2 > 57) {
           return void 0;
         }
-        second = code - 48;
+        second = code2 - 48;
       } else {
         const code1 = date.charCodeAt(commaIndex + 18);
         if (code1 < 48 || code1 > 53) {
@@ -52545,8 +52615,8 @@ var require_headers = __commonJS({
     var { webidl } = require_webidl();
     var assert = __require("node:assert");
     var util = __require("node:util");
-    function isHTTPWhiteSpaceCharCode(code) {
-      return code === 10 || code === 13 || code === 9 || code === 32;
+    function isHTTPWhiteSpaceCharCode(code2) {
+      return code2 === 10 || code2 === 13 || code2 === 9 || code2 === 32;
     }
     function headerValueNormalize(potentialValue) {
       let i = 0;
@@ -52907,9 +52977,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list6 = this.#headersList.cookies;
-        if (list6) {
-          return [...list6];
+        const list7 = this.#headersList.cookies;
+        if (list7) {
+          return [...list7];
         }
         return [];
       }
@@ -52933,8 +53003,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target, list6) {
-        target.#headersList = list6;
+      static setHeadersList(target, list7) {
+        target.#headersList = list7;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -53885,13 +53955,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list6 = dependentControllerMap.get(this.signal);
-          if (list6 === void 0) {
-            list6 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list6);
+          let list7 = dependentControllerMap.get(this.signal);
+          if (list7 === void 0) {
+            list7 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list7);
           }
           const acRef = new WeakRef(ac);
-          list6.add(acRef);
+          list7.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -55266,7 +55336,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve18, reject) => agent.dispatch(
+        return new Promise((resolve19, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -55354,7 +55424,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve18({
+              resolve19({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -55407,7 +55477,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve18({
+              resolve19({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -55431,7 +55501,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve18({
+              resolve19({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -56160,8 +56230,8 @@ var require_util5 = __commonJS({
     "use strict";
     function isCTLExcludingHtab(value) {
       for (let i = 0; i < value.length; ++i) {
-        const code = value.charCodeAt(i);
-        if (code >= 0 && code <= 8 || code >= 10 && code <= 31 || code === 127) {
+        const code2 = value.charCodeAt(i);
+        if (code2 >= 0 && code2 <= 8 || code2 >= 10 && code2 <= 31 || code2 === 127) {
           return true;
         }
       }
@@ -56169,26 +56239,26 @@ var require_util5 = __commonJS({
     }
     function validateCookieName(name) {
       for (let i = 0; i < name.length; ++i) {
-        const code = name.charCodeAt(i);
-        if (code < 33 || // exclude CTLs (0-31), SP and HT
-        code > 126 || // exclude non-ascii and DEL
-        code === 34 || // "
-        code === 40 || // (
-        code === 41 || // )
-        code === 60 || // <
-        code === 62 || // >
-        code === 64 || // @
-        code === 44 || // ,
-        code === 59 || // ;
-        code === 58 || // :
-        code === 92 || // \
-        code === 47 || // /
-        code === 91 || // [
-        code === 93 || // ]
-        code === 63 || // ?
-        code === 61 || // =
-        code === 123 || // {
-        code === 125) {
+        const code2 = name.charCodeAt(i);
+        if (code2 < 33 || // exclude CTLs (0-31), SP and HT
+        code2 > 126 || // exclude non-ascii and DEL
+        code2 === 34 || // "
+        code2 === 40 || // (
+        code2 === 41 || // )
+        code2 === 60 || // <
+        code2 === 62 || // >
+        code2 === 64 || // @
+        code2 === 44 || // ,
+        code2 === 59 || // ;
+        code2 === 58 || // :
+        code2 === 92 || // \
+        code2 === 47 || // /
+        code2 === 91 || // [
+        code2 === 93 || // ]
+        code2 === 63 || // ?
+        code2 === 61 || // =
+        code2 === 123 || // {
+        code2 === 125) {
           throw new Error("Invalid cookie name");
         }
       }
@@ -56204,31 +56274,31 @@ var require_util5 = __commonJS({
         ++i;
       }
       while (i < len) {
-        const code = value.charCodeAt(i++);
-        if (code < 33 || // exclude CTLs (0-31)
-        code > 126 || // non-ascii and DEL (127)
-        code === 34 || // "
-        code === 44 || // ,
-        code === 59 || // ;
-        code === 92) {
+        const code2 = value.charCodeAt(i++);
+        if (code2 < 33 || // exclude CTLs (0-31)
+        code2 > 126 || // non-ascii and DEL (127)
+        code2 === 34 || // "
+        code2 === 44 || // ,
+        code2 === 59 || // ;
+        code2 === 92) {
           throw new Error("Invalid cookie value");
         }
       }
     }
     function validateCookiePath(path) {
       for (let i = 0; i < path.length; ++i) {
-        const code = path.charCodeAt(i);
-        if (code < 32 || // exclude CTLs (0-31)
-        code > 126 || // exclude DEL and non-ascii
-        code === 59) {
+        const code2 = path.charCodeAt(i);
+        if (code2 < 32 || // exclude CTLs (0-31)
+        code2 > 126 || // exclude DEL and non-ascii
+        code2 === 59) {
           throw new Error("Invalid cookie path");
         }
       }
     }
-    function isLetterOrDigit(code) {
-      return code >= 48 && code <= 57 || // 0-9
-      code >= 65 && code <= 90 || // A-Z
-      code >= 97 && code <= 122;
+    function isLetterOrDigit(code2) {
+      return code2 >= 48 && code2 <= 57 || // 0-9
+      code2 >= 65 && code2 <= 90 || // A-Z
+      code2 >= 97 && code2 <= 122;
     }
     function validateCookieDomain(domain) {
       if (domain === " ") {
@@ -56239,8 +56309,8 @@ var require_util5 = __commonJS({
       }
       let labelLength = 0;
       for (let i = 0; i < domain.length; ++i) {
-        const code = domain.charCodeAt(i);
-        if (code === 46) {
+        const code2 = domain.charCodeAt(i);
+        if (code2 === 46) {
           if (labelLength === 0) {
             throw new Error("Invalid cookie domain");
           }
@@ -56250,10 +56320,10 @@ var require_util5 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code)) {
+        if (labelLength === 0 && !isLetterOrDigit(code2)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code) && code !== 45) {
+        if (!isLetterOrDigit(code2) && code2 !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -56299,7 +56369,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify4(cookie) {
+    function stringify5(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -56361,7 +56431,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify4
+      stringify: stringify5
     };
   }
 });
@@ -56508,7 +56578,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify4 } = require_util5();
+    var { stringify: stringify5 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean));
@@ -56556,7 +56626,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str8 = stringify4(cookie);
+      const str8 = stringify5(cookie);
       if (str8) {
         headers.append("set-cookie", str8, true);
       }
@@ -57000,37 +57070,37 @@ var require_util6 = __commonJS({
         return false;
       }
       for (let i = 0; i < protocol.length; ++i) {
-        const code = protocol.charCodeAt(i);
-        if (code < 33 || // CTL, contains SP (0x20) and HT (0x09)
-        code > 126 || code === 34 || // "
-        code === 40 || // (
-        code === 41 || // )
-        code === 44 || // ,
-        code === 47 || // /
-        code === 58 || // :
-        code === 59 || // ;
-        code === 60 || // <
-        code === 61 || // =
-        code === 62 || // >
-        code === 63 || // ?
-        code === 64 || // @
-        code === 91 || // [
-        code === 92 || // \
-        code === 93 || // ]
-        code === 123 || // {
-        code === 125) {
+        const code2 = protocol.charCodeAt(i);
+        if (code2 < 33 || // CTL, contains SP (0x20) and HT (0x09)
+        code2 > 126 || code2 === 34 || // "
+        code2 === 40 || // (
+        code2 === 41 || // )
+        code2 === 44 || // ,
+        code2 === 47 || // /
+        code2 === 58 || // :
+        code2 === 59 || // ;
+        code2 === 60 || // <
+        code2 === 61 || // =
+        code2 === 62 || // >
+        code2 === 63 || // ?
+        code2 === 64 || // @
+        code2 === 91 || // [
+        code2 === 92 || // \
+        code2 === 93 || // ]
+        code2 === 123 || // {
+        code2 === 125) {
           return false;
         }
       }
       return true;
     }
-    function isValidStatusCode(code) {
-      if (code >= 1e3 && code < 1015) {
-        return code !== 1004 && // reserved
-        code !== 1005 && // "MUST NOT be set as a status code"
-        code !== 1006;
+    function isValidStatusCode(code2) {
+      if (code2 >= 1e3 && code2 < 1015) {
+        return code2 !== 1004 && // reserved
+        code2 !== 1005 && // "MUST NOT be set as a status code"
+        code2 !== 1006;
       }
-      return code >= 3e3 && code <= 4999;
+      return code2 >= 3e3 && code2 <= 4999;
     }
     function isControlFrame(opcode) {
       return opcode === opcodes.CLOSE || opcode === opcodes.PING || opcode === opcodes.PONG;
@@ -57091,9 +57161,9 @@ var require_util6 = __commonJS({
       }
       return urlRecord;
     }
-    function validateCloseCodeAndReason(code, reason) {
-      if (code !== null) {
-        if (code !== 1e3 && (code < 3e3 || code > 4999)) {
+    function validateCloseCodeAndReason(code2, reason) {
+      if (code2 !== null) {
+        if (code2 !== 1e3 && (code2 < 3e3 || code2 > 4999)) {
           throw new DOMException("invalid code", "InvalidAccessError");
         }
       }
@@ -57348,28 +57418,28 @@ var require_connection = __commonJS({
       });
       return controller;
     }
-    function closeWebSocketConnection(object, code, reason, validate2 = false) {
-      code ??= null;
+    function closeWebSocketConnection(object, code2, reason, validate2 = false) {
+      code2 ??= null;
       reason ??= "";
-      if (validate2) validateCloseCodeAndReason(code, reason);
+      if (validate2) validateCloseCodeAndReason(code2, reason);
       if (isClosed(object.readyState) || isClosing(object.readyState)) {
       } else if (!isEstablished(object.readyState)) {
         failWebsocketConnection(object);
         object.readyState = states.CLOSING;
       } else if (!object.closeState.has(sentCloseFrameState.SENT) && !object.closeState.has(sentCloseFrameState.RECEIVED)) {
         const frame = new WebsocketFrameSend();
-        if (reason.length !== 0 && code === null) {
-          code = 1e3;
+        if (reason.length !== 0 && code2 === null) {
+          code2 = 1e3;
         }
-        assert(code === null || Number.isInteger(code));
-        if (code === null && reason.length === 0) {
+        assert(code2 === null || Number.isInteger(code2));
+        if (code2 === null && reason.length === 0) {
           frame.frameData = emptyBuffer;
-        } else if (code !== null && reason === null) {
+        } else if (code2 !== null && reason === null) {
           frame.frameData = Buffer.allocUnsafe(2);
-          frame.frameData.writeUInt16BE(code, 0);
-        } else if (code !== null && reason !== null) {
+          frame.frameData.writeUInt16BE(code2, 0);
+        } else if (code2 !== null && reason !== null) {
           frame.frameData = Buffer.allocUnsafe(2 + Buffer.byteLength(reason));
-          frame.frameData.writeUInt16BE(code, 0);
+          frame.frameData.writeUInt16BE(code2, 0);
           frame.frameData.write(reason, 2, "utf-8");
         } else {
           frame.frameData = emptyBuffer;
@@ -57381,15 +57451,15 @@ var require_connection = __commonJS({
         object.readyState = states.CLOSING;
       }
     }
-    function failHandshake(handler, response, code, reason, cause) {
+    function failHandshake(handler, response, code2, reason, cause) {
       if (response.socket?.session != null && !response.socket.destroyed) {
         response.socket.destroy();
       }
-      failWebsocketConnection(handler, code, reason, cause);
+      failWebsocketConnection(handler, code2, reason, cause);
     }
-    function failWebsocketConnection(handler, code, reason, cause) {
+    function failWebsocketConnection(handler, code2, reason, cause) {
       if (isEstablished(handler.readyState)) {
-        closeWebSocketConnection(handler, code, reason, false);
+        closeWebSocketConnection(handler, code2, reason, false);
       }
       handler.controller.abort();
       if (isConnecting(handler.readyState)) {
@@ -57689,8 +57759,8 @@ var require_receiver = __commonJS({
                   this.#info.fin,
                   (error2, data) => {
                     if (error2) {
-                      const code = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
-                      failWebsocketConnection(this.#handler, code, error2.message);
+                      const code2 = error2 instanceof MessageSizeExceededError ? 1009 : 1007;
+                      failWebsocketConnection(this.#handler, code2, error2.message);
                       return;
                     }
                     if (!this.writeFragments(data)) {
@@ -57787,11 +57857,11 @@ var require_receiver = __commonJS({
       }
       parseCloseBody(data) {
         assert(data.length !== 1);
-        let code;
+        let code2;
         if (data.length >= 2) {
-          code = data.readUInt16BE(0);
+          code2 = data.readUInt16BE(0);
         }
-        if (code !== void 0 && !isValidStatusCode(code)) {
+        if (code2 !== void 0 && !isValidStatusCode(code2)) {
           return { code: 1002, reason: "Invalid status code", error: true };
         }
         let reason = data.subarray(2);
@@ -57803,7 +57873,7 @@ var require_receiver = __commonJS({
         } catch {
           return { code: 1007, reason: "Invalid UTF-8", error: true };
         }
-        return { code, reason, error: false };
+        return { code: code2, reason, error: false };
       }
       /**
        * Parses control frames.
@@ -57818,8 +57888,8 @@ var require_receiver = __commonJS({
           }
           this.#info.closeInfo = this.parseCloseBody(body);
           if (this.#info.closeInfo.error) {
-            const { code, reason } = this.#info.closeInfo;
-            failWebsocketConnection(this.#handler, code, reason);
+            const { code: code2, reason } = this.#info.closeInfo;
+            failWebsocketConnection(this.#handler, code2, reason);
             return false;
           }
           if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
@@ -58077,18 +58147,18 @@ var require_websocket = __commonJS({
        * @param {number|undefined} code
        * @param {string|undefined} reason
        */
-      close(code = void 0, reason = void 0) {
+      close(code2 = void 0, reason = void 0) {
         webidl.brandCheck(this, _WebSocket);
         const prefix = "WebSocket.close";
-        if (code !== void 0) {
-          code = webidl.converters["unsigned short"](code, prefix, "code", webidl.attributes.Clamp);
+        if (code2 !== void 0) {
+          code2 = webidl.converters["unsigned short"](code2, prefix, "code", webidl.attributes.Clamp);
         }
         if (reason !== void 0) {
           reason = webidl.converters.USVString(reason);
         }
-        code ??= null;
+        code2 ??= null;
         reason ??= "";
-        closeWebSocketConnection(this.#handler, code, reason, true);
+        closeWebSocketConnection(this.#handler, code2, reason, true);
       }
       /**
        * @see https://websockets.spec.whatwg.org/#dom-websocket-send
@@ -58302,29 +58372,29 @@ var require_websocket = __commonJS({
        */
       #onSocketClose() {
         const wasClean = this.#handler.closeState.has(sentCloseFrameState.SENT) && this.#handler.closeState.has(sentCloseFrameState.RECEIVED);
-        let code = 1005;
+        let code2 = 1005;
         let reason = "";
         const result = this.#parser?.closingInfo;
         if (result && !result.error) {
-          code = result.code ?? 1005;
+          code2 = result.code ?? 1005;
           reason = result.reason;
         }
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code = 1006;
+          code2 = 1006;
           fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
             error: new TypeError(reason)
           });
         }
         fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
           wasClean,
-          code,
+          code: code2,
           reason
         });
         if (channels.close.hasSubscribers) {
           channels.close.publish({
             websocket: this,
-            code,
+            code: code2,
             reason
           });
         }
@@ -58469,13 +58539,13 @@ var require_websocketerror = __commonJS({
         } else if (init !== null) {
           init = webidl.converters.WebSocketCloseInfo(init);
         }
-        let code = init.closeCode ?? null;
+        let code2 = init.closeCode ?? null;
         const reason = init.reason ?? "";
-        validateCloseCodeAndReason(code, reason);
-        if (reason.length !== 0 && code === null) {
-          code = 1e3;
+        validateCloseCodeAndReason(code2, reason);
+        if (reason.length !== 0 && code2 === null) {
+          code2 = 1e3;
         }
-        this.#closeCode = code;
+        this.#closeCode = code2;
         this.#reason = reason;
       }
       get closeCode() {
@@ -58489,9 +58559,9 @@ var require_websocketerror = __commonJS({
        * @param {number|null} code
        * @param {string} reason
        */
-      static createUnvalidatedWebSocketError(message, code, reason) {
+      static createUnvalidatedWebSocketError(message, code2, reason) {
         const error2 = new _WebSocketError(message, kConstruct);
-        error2.#closeCode = code;
+        error2.#closeCode = code2;
         error2.#reason = reason;
         return error2;
       }
@@ -58649,9 +58719,9 @@ var require_websocketstream = __commonJS({
         if (closeInfo !== null) {
           closeInfo = webidl.converters.WebSocketCloseInfo(closeInfo);
         }
-        const code = closeInfo.closeCode ?? null;
+        const code2 = closeInfo.closeCode ?? null;
         const reason = closeInfo.reason;
-        closeWebSocketConnection(this.#handler, code, reason, true);
+        closeWebSocketConnection(this.#handler, code2, reason, true);
       }
       #write(chunk) {
         chunk = webidl.converters.WebSocketStreamWrite(chunk);
@@ -58746,33 +58816,33 @@ var require_websocketstream = __commonJS({
           this.#openedPromise.reject(new WebSocketError("Socket never opened"));
         }
         const result = this.#parser?.closingInfo;
-        let code = result?.code ?? 1005;
+        let code2 = result?.code ?? 1005;
         if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-          code = 1006;
+          code2 = 1006;
         }
         const reason = result?.reason == null ? "" : utf8DecodeBytes(Buffer.from(result.reason));
         if (wasClean) {
           this.#readableStreamController.close();
           this.#writableStreamController.error(new DOMException("A closed WebSocketStream cannot be written to", "InvalidStateError"));
           this.#closedPromise.resolve({
-            closeCode: code,
+            closeCode: code2,
             reason
           });
         } else {
-          const error2 = createUnvalidatedWebSocketError("unclean close", code, reason);
+          const error2 = createUnvalidatedWebSocketError("unclean close", code2, reason);
           this.#readableStreamController?.error(error2);
           this.#writableStreamController?.error(error2);
           this.#closedPromise.reject(error2);
         }
       }
       #closeUsingReason(reason) {
-        let code = null;
+        let code2 = null;
         let reasonString = "";
         if (webidl.is.WebSocketError(reason)) {
-          code = reason.closeCode;
+          code2 = reason.closeCode;
           reasonString = reason.reason;
         }
-        closeWebSocketConnection(this.#handler, code, reasonString);
+        closeWebSocketConnection(this.#handler, code2, reasonString);
       }
       //  To cancel a WebSocketStream stream given reason , close using reason giving stream and reason .
       #cancel(reason) {
@@ -59788,7 +59858,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve18) => signal.addEventListener("abort", () => resolve18(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve19) => signal.addEventListener("abort", () => resolve19(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -59879,7 +59949,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve18) => this.#released.push(resolve18));
+            const released = new Promise((resolve19) => this.#released.push(resolve19));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -59923,7 +59993,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve18) => this.#waiting.push(resolve18));
+        else await new Promise((resolve19) => this.#waiting.push(resolve19));
         try {
           return await task();
         } finally {
@@ -59939,11 +60009,11 @@ var init_budget = __esm({
 // src/service/outcome.ts
 function classifyFailure(raw, answered, deadlinePassed, scrub) {
   const err = raw instanceof Error ? raw : new Error(String(raw));
-  const code = err.code;
-  const what = deadlinePassed ? "total deadline" : typeof code === "string" ? code : err.name;
-  const cause = new Error(scrub(`${err.name}${typeof code === "string" ? ` ${code}` : ""}: ${err.message}`));
-  const sent = answered || !(typeof code === "string" && NOT_SENT.has(code));
-  const fatal = typeof code === "string" && FATAL.has(code);
+  const code2 = err.code;
+  const what = deadlinePassed ? "total deadline" : typeof code2 === "string" ? code2 : err.name;
+  const cause = new Error(scrub(`${err.name}${typeof code2 === "string" ? ` ${code2}` : ""}: ${err.message}`));
+  const sent = answered || !(typeof code2 === "string" && NOT_SENT.has(code2));
+  const fatal = typeof code2 === "string" && FATAL.has(code2);
   return { kind: "failure", sent, fatal, cause, what };
 }
 function buildError(method, path, outcome, unknown, origin, scrub) {
@@ -60057,9 +60127,9 @@ function writeBudgetFile(path, id, now, ours, horizons) {
   }
 }
 function merge(a, b) {
-  const count2 = (list6) => {
+  const count2 = (list7) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const t of list6) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of list7) counts.set(t, (counts.get(t) ?? 0) + 1);
     return counts;
   };
   const ca = count2(a);
@@ -60202,6 +60272,17 @@ function organizationsApi(t) {
     members(orgId) {
       const path = `/api/organizations/${segment(orgId)}/members/`;
       return collectOffsetPages(t, { method: "GET", path, expect: SHAPES.memberPage });
+    },
+    /**
+     * The project's group types (scope `group:read`): index → group type, which each project numbers on
+     * its own (the service makes a type on its first use in that project).
+     */
+    groupTypes(project2) {
+      return t.send({
+        method: "GET",
+        path: projectPath(project2, "groups_types/"),
+        expect: SHAPES.groupTypes
+      });
     },
     /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
     listProjects(orgId, query = {}, max) {
@@ -61664,8 +61745,8 @@ var require_dist2 = __commonJS({
         return ajv2;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list6 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list6, formats, exportName);
+      const list7 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list7, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv2);
       return ajv2;
@@ -61677,11 +61758,11 @@ var require_dist2 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats2(ajv2, list6, fs2, exportName) {
+    function addFormats2(ajv2, list7, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list6)
+      for (const f of list7)
         ajv2.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -62343,15 +62424,15 @@ async function readSavedPlans(file, kinds) {
   }
   const version = data?.saved_plan_version;
   const environments = data?.environments;
-  const list6 = Array.isArray(environments) ? environments : [data];
-  const named = list6.every((s) => typeof s?.environment === "string");
-  if (version !== SAVED_PLAN_VERSION || list6.length === 0 || Array.isArray(environments) && !named || !list6.every((s) => savedValidator(kinds)(s))) {
+  const list7 = Array.isArray(environments) ? environments : [data];
+  const named = list7.every((s) => typeof s?.environment === "string");
+  if (version !== SAVED_PLAN_VERSION || list7.length === 0 || Array.isArray(environments) && !named || !list7.every((s) => savedValidator(kinds)(s))) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused"
     );
   }
-  return list6;
+  return list7;
 }
 function checkBinding(saved, now) {
   const problems = [];
@@ -63066,7 +63147,7 @@ var init_people = __esm({
             let members = this.#members.get(id);
             if (members === void 0) {
               members = this.#client.organizations.members(id).then(
-                (list6) => ({ members: list6 }),
+                (list7) => ({ members: list7 }),
                 (error2) => ({ error: error2 })
               );
               this.#members.set(id, members);
@@ -63106,7 +63187,7 @@ var init_people = __esm({
 function newReadRun(client) {
   return { members: new MemberDirectory(client) };
 }
-async function fetchLiveState(kinds, client, desired, run16 = newReadRun(client)) {
+async function fetchLiveState(kinds, client, desired, run17 = newReadRun(client)) {
   const projects = desired.filter((p) => p.project !== void 0);
   const read2 = await Promise.all(
     projects.map(
@@ -63115,7 +63196,7 @@ async function fetchLiveState(kinds, client, desired, run16 = newReadRun(client)
         async () => {
           const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
           const results = await Promise.all(
-            managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run16))
+            managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run17))
           );
           const live = { project: p.project, kinds: {} };
           const reads2 = { project: p.project, kinds: {} };
@@ -63141,7 +63222,7 @@ function namedIn(project2) {
   }
   return named;
 }
-async function refetchLiveState(kinds, client, reads2, run16 = newReadRun(client)) {
+async function refetchLiveState(kinds, client, reads2, run17 = newReadRun(client)) {
   return Promise.all(
     reads2.map(
       (r) => inProject(r.project, async () => {
@@ -63151,7 +63232,7 @@ async function refetchLiveState(kinds, client, reads2, run16 = newReadRun(client
         if (unknown !== void 0) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
           names.map(
-            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run16, r.scope?.[name])
+            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run17, r.scope?.[name])
           )
         );
         names.forEach((name, i) => {
@@ -63198,7 +63279,7 @@ var init_fetch = __esm({
 });
 
 // src/read/scoped.ts
-async function fetchChangedState(kinds, client, desired, change2, run16) {
+async function fetchChangedState(kinds, client, desired, change2, run17) {
   const projects = desired.filter((p) => p.project !== void 0);
   const plans = projects.map((p) => scopeOf(kinds, p, change2));
   const totals = await Promise.all(
@@ -63208,7 +63289,7 @@ async function fetchChangedState(kinds, client, desired, change2, run16) {
   if (tooBig !== void 0) return { full: tooBig };
   const read2 = await Promise.all(
     plans.map(
-      (plan, i) => inProject(plan.project, () => readScope(kinds, client, plan, totals[i], run16))
+      (plan, i) => inProject(plan.project, () => readScope(kinds, client, plan, totals[i], run17))
     )
   );
   return {
@@ -63234,7 +63315,7 @@ function changeOnLive(kinds, desired, change2, live) {
   };
 }
 function plannedKeys(plan) {
-  return [...plan.planned].flatMap(([, list6]) => list6.map((d) => declarationKey(plan.project, d)));
+  return [...plan.planned].flatMap(([, list7]) => list7.map((d) => declarationKey(plan.project, d)));
 }
 function scopeOf(kinds, project2, change2) {
   const plan = {
@@ -63248,11 +63329,11 @@ function scopeOf(kinds, project2, change2) {
     const planned2 = declaredOf(project2, kind2.name).filter((d) => change2.changed.has(d));
     if (planned2.length > 0) plan.planned.set(kind2.name, planned2);
   }
-  for (const [kind2, list6] of plan.planned) for (const d of list6) want(plan, kind2, d);
+  for (const [kind2, list7] of plan.planned) for (const d of list7) want(plan, kind2, d);
   for (const gone of plan.removed) want(plan, gone.kind, gone);
-  for (const [kind2, list6] of plan.planned) {
+  for (const [kind2, list7] of plan.planned) {
     const refer = kinds.find((k) => k.name === kind2)?.references;
-    for (const reference of list6.flatMap((d) => refer?.(d) ?? [])) {
+    for (const reference of list7.flatMap((d) => refer?.(d) ?? [])) {
       const declared = declaredOf(project2, reference.kind);
       const named = (pinned) => declared.find((d) => d.name === reference.name && d.id !== void 0 === pinned);
       const found3 = reference.id !== void 0 ? void 0 : named(false) ?? named(true);
@@ -63296,12 +63377,12 @@ async function estimate(kinds, client, plan) {
   }
   return totals;
 }
-async function readScope(kinds, client, plan, totals, run16) {
+async function readScope(kinds, client, plan, totals, run17) {
   const live = { project: plan.project, kinds: {} };
   const reads2 = { project: plan.project, kinds: {}, scope: {} };
   const readKind = async (kind2, scope) => {
     const planned2 = plan.planned.get(kind2.name) ?? [];
-    const result = await kind2.read(client, plan.project, planned2, run16, scope);
+    const result = await kind2.read(client, plan.project, planned2, run17, scope);
     const total = totals.get(kind2.name);
     if (result.live.scoped !== void 0 && total !== void 0) result.live.scoped.total = total;
     return result;
@@ -63358,32 +63439,32 @@ var init_scoped = __esm({
 
 // src/read/make-plan.ts
 async function readAndPlanChange(kinds, client, desired, options, change2) {
-  const run16 = newReadRun(client);
-  const read2 = await fetchChangedState(kinds, client, desired, change2, run16);
+  const run17 = newReadRun(client);
+  const read2 = await fetchChangedState(kinds, client, desired, change2, run17);
   if ("full" in read2) {
-    const all = await fetchLiveState(kinds, client, desired, run16);
+    const all = await fetchLiveState(kinds, client, desired, run17);
     const { planned: planned3, removed } = changeOnLive(kinds, desired, change2, all.live);
     const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned3 });
-    return { ...made, ...all, members: run16.members, planned: planned3, removed, whole: read2.full };
+    return { ...made, ...all, members: run17.members, planned: planned3, removed, whole: read2.full };
   }
   const planned2 = await planFromLive(kinds, client, desired, read2.live, { ...options, scope: read2.planned });
   return {
     ...planned2,
     live: read2.live,
     reads: read2.reads,
-    members: run16.members,
+    members: run17.members,
     planned: read2.planned,
     removed: read2.removed
   };
 }
 async function readAndPlan(kinds, client, desired, options) {
-  const run16 = newReadRun(client);
-  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired, run16);
+  const run17 = newReadRun(client);
+  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired, run17);
   return {
     ...await planFromLive(kinds, client, desired, live, options),
     live,
     reads: reads2,
-    members: run16.members
+    members: run17.members
   };
 }
 async function planFromLive(kinds, client, desired, live, options) {
@@ -63565,27 +63646,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run16 = async (function_, resolve18, arguments_) => {
+  const run17 = async (function_, resolve19, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve18(result);
+    resolve19(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve18, reject, arguments_) => {
+  const enqueue = (function_, resolve19, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run16.bind(void 0, function_, resolve18, arguments_));
+    }).then(run17.bind(void 0, function_, resolve19, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve18, reject) => {
-    enqueue(function_, resolve18, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve19, reject) => {
+    enqueue(function_, resolve19, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -63699,8 +63780,8 @@ async function showAt(at2, file) {
 }
 function gitPath(cwd, file) {
   const rel = isAbsolute3(file) ? relative3(cwd, file) : file;
-  const posix = rel.split(sep3).join("/");
-  return posix.startsWith("../") || posix.startsWith("./") ? posix : `./${posix}`;
+  const posix3 = rel.split(sep3).join("/");
+  return posix3.startsWith("../") || posix3.startsWith("./") ? posix3 : `./${posix3}`;
 }
 function gitFailure(what, stderr) {
   const line = stderr.trim().split("\n")[0] ?? "";
@@ -63747,10 +63828,10 @@ function execGit(cwd) {
       { cwd, env, maxBuffer: MAX_OUTPUT, encoding: "utf8", windowsHide: true },
       (error2, stdout, stderr) => {
         if (error2 && typeof error2.code === "string") {
-          const code = error2.code;
+          const code2 = error2.code;
           reject(
             new UserError(
-              code === "ENOENT" ? "--base needs git, which is not installed or not on PATH" : `--base: git could not be run (${code})`
+              code2 === "ENOENT" ? "--base needs git, which is not installed or not on PATH" : `--base: git could not be run (${code2})`
             )
           );
           return;
@@ -64034,8 +64115,8 @@ function settings(parsed, listKeys) {
   return Object.fromEntries(Object.entries(parsed.data).filter(([key2]) => !listKeys.has(key2)));
 }
 function items(parsed, key2) {
-  const list6 = parsed.data[key2];
-  return Array.isArray(list6) ? list6 : [];
+  const list7 = parsed.data[key2];
+  return Array.isArray(list7) ? list7 : [];
 }
 function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
@@ -64044,14 +64125,14 @@ async function sameDeclaration(action, kindKey2, files) {
   const source = action.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list6 = items(now, kindKey2);
-  const index = list6.findIndex((_item, i) => {
+  const list7 = items(now, kindKey2);
+  const index = list7.findIndex((_item, i) => {
     const at2 = now.at(kindKey2, i);
     return at2 !== void 0 && at2.line === source.line && at2.column === source.column;
   });
-  const fallback = index >= 0 ? index : list6.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list7.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
-  const item = list6[fallback];
+  const item = list7[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field2(item, "id");
@@ -64238,7 +64319,7 @@ async function changesSince(options) {
     const where2 = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.column}` : problem.file;
     unsure2.set(problem.file, `${where2} does not load at ${options.base}: ${problem.message}`);
   }
-  const changes = compareDeclarations(
+  const changes2 = compareDeclarations(
     options.kinds,
     options.desired.projects,
     old.projects,
@@ -64247,7 +64328,7 @@ async function changesSince(options) {
     new Set(unsure2.keys())
   );
   const first = [...unsure2.keys()].sort()[0];
-  return first === void 0 ? changes : { ...changes, unsure: unsure2.get(first) };
+  return first === void 0 ? changes2 : { ...changes2, unsure: unsure2.get(first) };
 }
 function blobId(bytes, algorithm) {
   return createHash4(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
@@ -64372,7 +64453,7 @@ async function chooseBase(flags, desired, io, mode) {
   if (!flags.changedOnly) return { commit: await resolveBase(git, flags.base, io.cwd) };
   const base = flags.base;
   const declarations = desired.projects.reduce(
-    (n, p) => n + Object.values(p.objects).reduce((m, list6) => m + list6.length, 0),
+    (n, p) => n + Object.values(p.objects).reduce((m, list7) => m + list7.length, 0),
     0
   );
   const full = (reason, commit2) => ({
@@ -64517,7 +64598,7 @@ function entryText(environment) {
 function sources(projects) {
   return [
     ...new Set(
-      projects.flatMap((p) => Object.values(p.objects).flatMap((list6) => list6.map((d) => d.source.file)))
+      projects.flatMap((p) => Object.values(p.objects).flatMap((list7) => list7.map((d) => d.source.file)))
     )
   ];
 }
@@ -64525,8 +64606,8 @@ function labelEnvironmentDrift(plan, base, change2, desired, live) {
   if (change2 === void 0 || "full" in change2) return { ...plan, base };
   const declared = /* @__PURE__ */ new Map();
   for (const project2 of desired.projects) {
-    for (const list6 of Object.values(project2.objects)) {
-      for (const d of list6) declared.set(identity2(d.kind, d.source), d);
+    for (const list7 of Object.values(project2.objects)) {
+      for (const d of list7) declared.set(identity2(d.kind, d.source), d);
     }
   }
   const removed = new Set(change2.removed.map((r) => `${r.kind}\0${r.name}`));
@@ -64557,6 +64638,147 @@ var init_environments2 = __esm({
   }
 });
 
+// src/promote/preflight.ts
+function needsOf(environment, kinds) {
+  const doc = environment.document;
+  const shared = new Set(environment.shared);
+  const out = [];
+  for (const kind2 of kinds) {
+    for (const declared of environment.config.projects.flatMap((p) => p.objects[kind2.name] ?? [])) {
+      if (declared.deleted || !shared.has(declared.source.file)) continue;
+      const owner = `${kind2.words.one} ${JSON.stringify(declared.name)}`;
+      for (const ref of declared.refs ?? []) {
+        if (ref.name === void 0) continue;
+        const field3 = splitPointer(ref.pointer).join(".");
+        out.push({ need: { what: "reference", kind: ref.kind, name: ref.name }, owner, field: field3 });
+      }
+    }
+  }
+  for (const kind2 of kinds) {
+    const rules = kind2.environments?.needs ?? [];
+    const items2 = doc.data[kind2.key];
+    if (rules.length === 0 || !Array.isArray(items2)) continue;
+    items2.forEach((item, i) => {
+      if (item === null || typeof item !== "object" || item.deleted === true) return;
+      const origin = doc.origins.find(`/${kind2.key}/${i}`);
+      if (origin === void 0 || !shared.has(origin.origin.file.path)) return;
+      const owner = `${kind2.words.one} ${JSON.stringify(String(item[kind2.identityKey ?? "name"]))}`;
+      for (const rule of rules) {
+        for (const { pointer, value } of nodesAt3(item, rule)) {
+          const need = needFrom(rule, value);
+          if (need !== void 0) out.push({ need, owner, field: splitPointer(pointer).join(".") });
+        }
+      }
+    });
+  }
+  return out;
+}
+function needFrom(rule, value) {
+  switch (rule.what) {
+    case "group_type":
+      return typeof value === "number" && Number.isInteger(value) ? { what: "group_type", index: value } : void 0;
+    case "integration": {
+      const v = value;
+      if (v === null || typeof v !== "object" || typeof v.kind !== "string" || typeof v.name !== "string")
+        return void 0;
+      return { what: "integration", kind: v.kind, name: v.name };
+    }
+    case "member":
+      if (typeof value !== "string" || value === "") return void 0;
+      return value.includes("@") ? { what: "member", email: value } : { what: "member", uuid: value };
+  }
+}
+function nodesAt3(item, rule) {
+  const found3 = [];
+  let budget = 1e5;
+  const walk2 = (value, segments, pointer, parent) => {
+    if (budget-- <= 0) return;
+    const [head, ...rest] = segments;
+    if (head === void 0) {
+      if (value === void 0 || value === null) return;
+      if (rule.where !== void 0) {
+        if (parent === null || typeof parent !== "object") return;
+        if (!Object.entries(rule.where).every(([k, v]) => parent[k] === v)) return;
+      }
+      found3.push({ pointer, value });
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    if (head === "**") {
+      walk2(value, rest, pointer, parent);
+      for (const [key2, child] of entries) walk2(child, segments, childPointer(pointer, key2), value);
+      return;
+    }
+    for (const [key2, child] of entries) {
+      if (head === "*" || head === key2) walk2(child, rest, childPointer(pointer, key2), value);
+    }
+  };
+  walk2(item, splitPointer(rule.path), "", void 0);
+  return found3;
+}
+function preflightWarnings(needs, from, to, only) {
+  const out = /* @__PURE__ */ new Map();
+  const add = (code2, message) => {
+    if (only === void 0 || only.has(code2)) out.set(message, { code: code2, message });
+  };
+  for (const { need, owner, field: field3 } of needs) {
+    switch (need.what) {
+      case "group_type": {
+        const a = from.facts.groupTypes;
+        const b = to.facts.groupTypes;
+        if (a === void 0 || b === void 0) break;
+        const here = a.get(need.index);
+        const there = b.get(need.index);
+        if (here === there) break;
+        const say = (type, env) => type === void 0 ? `no group type in ${env}` : `"${type}" in ${env}`;
+        add(
+          "group_type",
+          `${owner} aggregates by group type index ${need.index} (${field3}), which is ${say(here, from.name)} but ${say(there, to.name)}: the same index counts other groups there (group types are made per project)`
+        );
+        break;
+      }
+      case "reference": {
+        const key2 = objectKey2(need.kind, need.name);
+        const where2 = [from, to].filter((e) => e.facts.static.has(key2)).map((e) => e.name);
+        if (where2.length === 0) break;
+        const word = need.kind.replaceAll("_", " ");
+        add(
+          "static_cohort",
+          `${owner} targets ${word} "${need.name}", which is static in ${where2.join(" and ")}: a static ${word}'s members are a list kept in each project, never copied from ${from.name} to ${to.name}`
+        );
+        break;
+      }
+      case "integration": {
+        const have = to.facts.integrations;
+        if (have === void 0 || have.has(integrationKey(need.kind, need.name))) break;
+        add(
+          "integration",
+          `${owner} uses ${need.kind} integration "${need.name}", which ${to.name} does not have: integrations are made in each project's settings (an integration's display name may differ: set it per environment with a variable)`
+        );
+        break;
+      }
+      case "member": {
+        const have = to.facts.members;
+        const who = need.email ?? need.uuid ?? "";
+        if (have === void 0 || have.has(who.toLowerCase())) break;
+        add("member", `${owner} names ${who} (${field3}), who is not a member of ${to.name}'s organization`);
+        break;
+      }
+    }
+  }
+  return [...out.values()];
+}
+var integrationKey, objectKey2;
+var init_preflight = __esm({
+  "src/promote/preflight.ts"() {
+    "use strict";
+    init_document();
+    integrationKey = (kind2, name) => `${kind2}\0${name}`;
+    objectKey2 = (kind2, name) => `${kind2}\0${name}`;
+  }
+});
+
 // src/render/environments.ts
 function sectionHeading(section) {
   return `Environment ${section.name} · project ${section.project}${section.host ? ` · ${section.host}` : ""}`;
@@ -64570,6 +64792,7 @@ function renderEnvironmentsText(sections, options) {
     if (section.error !== void 0) out.push(paint("red", `✗ not planned: ${visible(section.error)}`));
     if (section.refusal !== void 0)
       out.push(paint("yellow", `! apply will refuse: ${visible(section.refusal)}`));
+    for (const warning of section.warnings ?? []) out.push(paint("yellow", `! warning: ${visible(warning)}`));
     out.push("");
   }
   out.push(paint("bold", overview(sections, options.vocab)));
@@ -64634,11 +64857,17 @@ function renderEnvironmentsMarkdown(sections, options) {
 `;
 }
 function sectionNotes(section) {
-  if (section.refusal === void 0) return "";
-  return `
+  const warnings = (section.warnings ?? []).slice(0, MAX_WARNINGS);
+  const more = (section.warnings?.length ?? 0) - warnings.length;
+  const lines = [
+    ...section.refusal === void 0 ? [] : [`> **apply will refuse this plan here:** ${escapeInline(clip(section.refusal, 1e3))}`],
+    ...warnings.map((w) => `> ${escapeInline(clip(w, 1e3))}`),
+    ...more > 0 ? [`> …and ${count(more, "more warning")} (the text plan lists them all)`] : []
+  ];
+  return lines.length === 0 ? "" : `
 
 > [!WARNING]
-> **apply will refuse this plan here:** ${escapeInline(clip(section.refusal, 1e3))}`;
+${lines.join("\n>\n")}`;
 }
 function renderEnvironmentsJson(sections) {
   const document = {
@@ -64649,12 +64878,14 @@ function renderEnvironmentsJson(sections) {
       ...s.host !== void 0 ? { host: s.host } : {},
       ...s.plan !== void 0 ? { plan: s.plan } : {},
       ...s.error !== void 0 ? { error: s.error } : {},
-      ...s.refusal !== void 0 ? { refusal: s.refusal } : {}
+      ...s.refusal !== void 0 ? { refusal: s.refusal } : {},
+      ...s.warnings !== void 0 && s.warnings.length > 0 ? { warnings: s.warnings } : {}
     }))
   };
   return `${JSON.stringify(document, null, 2)}
 `;
 }
+var MAX_WARNINGS;
 var init_environments3 = __esm({
   "src/render/environments.ts"() {
     "use strict";
@@ -64665,6 +64896,69 @@ var init_environments3 = __esm({
     init_markdown_escape();
     init_paint();
     init_text2();
+    MAX_WARNINGS = 20;
+  }
+});
+
+// src/commands/environment-facts.ts
+function environmentNeeds(environment) {
+  return needsOf(environment, KINDS);
+}
+function wantedBy(needs) {
+  return {
+    groupTypes: needs.some((n) => n.need.what === "group_type"),
+    integrations: needs.some((n) => n.need.what === "integration"),
+    members: needs.some((n) => n.need.what === "member")
+  };
+}
+function staticObjectsOf(live, kinds = KINDS) {
+  const found3 = /* @__PURE__ */ new Set();
+  for (const project2 of live) {
+    for (const kind2 of kinds) {
+      const state = project2.kinds[kind2.name];
+      if (state === void 0) continue;
+      for (const o of kind2.staticObjects?.(state) ?? []) found3.add(objectKey2(o.kind, o.name));
+    }
+  }
+  return found3;
+}
+async function readFacts(client, project2, live, wanted) {
+  const notes = [];
+  const facts = { static: staticObjectsOf(live) };
+  const refused = (what) => (error2) => {
+    if (!isRefusal(error2)) throw error2;
+    notes.push(
+      `${what} of project ${project2} were not read (${error2.detail ?? error2.message}), so they were not compared`
+    );
+    return void 0;
+  };
+  const [groupTypes, integrations, members] = await Promise.all([
+    wanted.groupTypes ? client.organizations.groupTypes(project2).catch(refused("the group types")) : void 0,
+    wanted.integrations ? client.integrations.listAll(project2).catch(refused("the integrations")) : void 0,
+    wanted.members ? new MemberDirectory(client).check(project2) : void 0
+  ]);
+  if (groupTypes !== void 0)
+    facts.groupTypes = new Map(groupTypes.map((t) => [t.group_type_index, t.group_type]));
+  if (integrations !== void 0)
+    facts.integrations = new Set(integrations.map((i) => integrationKey(i.kind, i.display_name ?? "")));
+  if (members !== void 0) {
+    if ("refused" in members)
+      notes.push(
+        `the members of project ${project2}'s organization were not read (${members.refused}), so they were not compared`
+      );
+    else
+      facts.members = new Set(
+        members.members.flatMap((m) => [m.user.email.toLowerCase(), m.user.uuid.toLowerCase()])
+      );
+  }
+  return { facts, notes };
+}
+var init_environment_facts = __esm({
+  "src/commands/environment-facts.ts"() {
+    "use strict";
+    init_kinds3();
+    init_preflight();
+    init_people();
   }
 });
 
@@ -64694,7 +64988,7 @@ async function chooseEnvironmentBases(flags, desired, selected, io, mode) {
       `${error2.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`
     );
   }
-  const changes = await environmentChanges({
+  const changes2 = await environmentChanges({
     kinds: KINDS,
     base,
     commit,
@@ -64705,7 +64999,7 @@ async function chooseEnvironmentBases(flags, desired, selected, io, mode) {
     load: { env: io.env }
   });
   return each((e) => {
-    const change2 = changes.get(e.name);
+    const change2 = changes2.get(e.name);
     if (!flags.changedOnly) return { commit, ...change2 ? { change: change2 } : {} };
     if (flags.prune) {
       return full(e, "--prune reads every live object, to find those no file declares", commit);
@@ -64745,16 +65039,26 @@ async function planEnvironments(flags, io, desired) {
   const log = (line) => progress.io.stderr.write(`${line}
 `);
   progress.step(`reading live state of ${count(selected.length, "environment")}`);
+  const wanted = factsWanted(selected);
   let planned2;
   try {
     planned2 = await Promise.all(
       selected.map(
-        (environment) => planEnvironment(environment, flags, bases.get(environment.name) ?? {}, progress.io, log, progress)
+        (environment) => planEnvironment(
+          environment,
+          flags,
+          bases.get(environment.name) ?? {},
+          progress.io,
+          log,
+          progress,
+          wanted.get(environment.name)
+        )
       )
     );
   } finally {
     progress.stop();
   }
+  warnWhereEnvironmentsDisagree(planned2);
   for (const p of planned2) {
     if (p.section.error !== void 0)
       io.stderr.write(`error: environment ${p.section.name}: ${p.section.error}
@@ -64785,10 +65089,10 @@ async function planEnvironments(flags, io, desired) {
   if (flags.out !== void 0 && failed)
     io.stderr.write("Saved no plan: an environment could not be planned.\n");
   if (failed) return 1;
-  const changes = planned2.some((p) => (p.section.plan?.actions.length ?? 0) > 0);
-  return flags.detailedExitcode && changes ? 2 : 0;
+  const changes2 = planned2.some((p) => (p.section.plan?.actions.length ?? 0) > 0);
+  return flags.detailedExitcode && changes2 ? 2 : 0;
 }
-async function planEnvironment(environment, flags, base, io, log, progress) {
+async function planEnvironment(environment, flags, base, io, log, progress, wanted) {
   const { name, entry } = environment;
   const section = { name, project: entry.project };
   const failed = (error2) => {
@@ -64815,10 +65119,13 @@ async function planEnvironment(environment, flags, base, io, log, progress) {
       plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
     failIfUnsafe(made, flags);
     const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
+    const read2 = wanted === void 0 ? void 0 : await readFacts(connection.client, entry.project, made.live, wanted);
+    for (const note of read2?.notes ?? []) log(`note: environment ${name}: ${note}`);
     return {
       environment,
       section: { ...section, plan, ...refusal !== void 0 ? { refusal } : {} },
-      made: { ...made, plan }
+      made: { ...made, plan },
+      ...read2 !== void 0 ? { facts: read2.facts } : {}
     };
   } catch (error2) {
     return failed(error2);
@@ -64826,6 +65133,36 @@ async function planEnvironment(environment, flags, base, io, log, progress) {
     if (flags.verbose) io.stderr.write(`${name}: ${connection.client.describeStats()}
 `);
     await connection.client.close();
+  }
+}
+function factsWanted(selected) {
+  const out = /* @__PURE__ */ new Map();
+  if (selected.length < 2) return out;
+  const needsGroups = new Set(
+    selected.filter((e) => wantedBy(environmentNeeds(e)).groupTypes).map((e) => e.name)
+  );
+  for (const environment of selected) {
+    const fed = selected.some((e) => e.entry.promoteFrom === environment.name && needsGroups.has(e.name));
+    out.set(environment.name, {
+      groupTypes: needsGroups.has(environment.name) || fed,
+      integrations: false,
+      members: false
+    });
+  }
+  return out;
+}
+function warnWhereEnvironmentsDisagree(planned2) {
+  const byName = new Map(planned2.map((p) => [p.environment.name, p]));
+  for (const to of planned2) {
+    const from = byName.get(to.environment.entry.promoteFrom ?? "");
+    if (from?.facts === void 0 || to.facts === void 0) continue;
+    const warnings = preflightWarnings(
+      environmentNeeds(to.environment),
+      { name: from.environment.name, facts: from.facts },
+      { name: to.environment.name, facts: to.facts },
+      /* @__PURE__ */ new Set(["group_type", "static_cohort"])
+    );
+    if (warnings.length > 0) to.section.warnings = warnings.map((w) => w.message);
   }
 }
 async function savePlans(planned2, flags, io) {
@@ -64860,6 +65197,7 @@ var init_plan_environments = __esm({
     init_files2();
     init_kinds3();
     init_origins();
+    init_preflight();
     init_people();
     init_environments3();
     init_render();
@@ -64868,6 +65206,7 @@ var init_plan_environments = __esm({
     init_version();
     init_words();
     init_config2();
+    init_environment_facts();
     init_environments();
     init_github2();
     init_progress();
@@ -65101,9 +65440,9 @@ async function applyPlan(plan, deps) {
       }
       const waits = [...before].map(start2);
       visiting.delete(key2);
-      const run16 = Promise.all(waits).then(() => limit(() => each(actions)));
-      started.set(key2, run16);
-      return run16;
+      const run17 = Promise.all(waits).then(() => limit(() => each(actions)));
+      started.set(key2, run17);
+      return run17;
     };
     await Promise.all([...batch.keys()].map(start2));
   };
@@ -65419,9 +65758,9 @@ function resultJson(result) {
   return `${JSON.stringify(result, null, 2)}
 `;
 }
-function question(changes, where2) {
+function question(changes2, where2) {
   const to = where2 === void 0 ? "" : ` to ${where2}`;
-  return changes === 1 ? `Apply this change${to}?` : `Apply these ${changes} changes${to}?`;
+  return changes2 === 1 ? `Apply this change${to}?` : `Apply these ${changes2} changes${to}?`;
 }
 var init_apply_steps = __esm({
   "src/commands/apply-steps.ts"() {
@@ -65465,7 +65804,7 @@ async function applyEnvironments(flags, io, saved, loaded) {
   const bases = saved ? /* @__PURE__ */ new Map() : await chooseEnvironmentBases(flags, desired, selected, io, "apply");
   const json2 = flags.format === "json";
   const results = [];
-  let code = 0;
+  let code2 = 0;
   const order = promotionOrder(selected.map((e) => ({ ...e, promoteFrom: e.entry.promoteFrom })));
   for (const [i, environment] of order.entries()) {
     const log = json2 ? io.stderr : io.stdout;
@@ -65478,7 +65817,7 @@ async function applyEnvironments(flags, io, saved, loaded) {
     const done = await applyEnvironment(environment, flags, io, bases.get(environment.name) ?? {}, plan);
     results.push({ name: environment.name, project: environment.entry.project, ...done.document });
     if (done.code !== 0) {
-      code = done.code;
+      code2 = done.code;
       const rest = order.slice(i + 1).map((e) => e.name);
       if (rest.length > 0) {
         io.stderr.write(
@@ -65490,7 +65829,7 @@ async function applyEnvironments(flags, io, saved, loaded) {
     }
   }
   if (json2) io.stdout.write(resultJson({ format_version: "1", environments: results }));
-  return code;
+  return code2;
 }
 function choose(desired, flags, saved) {
   const names = (desired.environments?.list ?? []).map((e) => e.name);
@@ -65753,14 +66092,14 @@ var init_apply3 = __esm({
 function pullDocument(kind2, project2, pulled, schemaLocation2, leftOut = []) {
   const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => {
     const paths = [];
-    const escaped = escapeItem(item, paths);
+    const escaped2 = escapeItem(item, paths);
     if (paths.length > 0) {
       const what = paths.length === 1 ? "this key" : "these keys";
       leftOut.push(
         `${paths.join(" and ")} of ${kind2.words.one} ${JSON.stringify(String(item.name ?? ""))}: the configuration format does not allow ${what}`
       );
     }
-    return escaped;
+    return escaped2;
   });
   const variables = [...new Set(pulled.variables)];
   const header = [
@@ -65793,12 +66132,12 @@ async function pullFiles(kinds, client, project2, schemaLocation2) {
     live(name) {
       const kind2 = kinds.find((k) => k.name === name);
       if (kind2?.listLive === void 0) return void 0;
-      let list6 = lists.get(name);
-      if (list6 === void 0) {
-        list6 = kind2.listLive(client, project2);
-        lists.set(name, list6);
+      let list7 = lists.get(name);
+      if (list7 === void 0) {
+        list7 = kind2.listLive(client, project2);
+        lists.set(name, list7);
       }
-      return list6;
+      return list7;
     }
   };
   for (const kind2 of kinds) {
@@ -65861,9 +66200,9 @@ function refreshText(text2, fields) {
 }
 function itemIndex(root, field3, lines) {
   if (!(0, import_yaml9.isMap)(root)) return void 0;
-  const list6 = root.get(field3.key, true);
-  if (!(0, import_yaml9.isSeq)(list6)) return void 0;
-  for (const [index, item] of list6.items.entries()) {
+  const list7 = root.get(field3.key, true);
+  if (!(0, import_yaml9.isSeq)(list7)) return void 0;
+  for (const [index, item] of list7.items.entries()) {
     if (!(0, import_yaml9.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at2 = lines.linePos(first?.range?.[0] ?? item.range[0]);
@@ -65887,51 +66226,60 @@ import { resolve as resolve12 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
+async function differingFields(actions, client, pulled) {
+  const fields = [];
+  const absent2 = [];
+  for (const action of actions) {
+    const { object } = action;
+    const kind2 = KINDS.find((k) => k.name === object.kind);
+    const owner = `${kind2.words.one} "${flat(object.name)}"`;
+    if (object.source === void 0) continue;
+    if (kind2.verbs.some((v) => v.name === action.action && v.absentBefore)) {
+      absent2.push(`${owner} is not live (apply would ${action.action} it)`);
+      continue;
+    }
+    const paths = fieldsOf(kind2, action);
+    if (paths.length === 0 || object.id === void 0) continue;
+    const item = (await pulled.items(kind2, client, object.project)).get(object.id);
+    if (!item) continue;
+    for (const path of paths) {
+      const value = valueAt2(item, path);
+      if (value !== void 0) fields.push({ kind: kind2, action, path, value, owner });
+    }
+  }
+  return { fields, absent: absent2 };
+}
 async function refresh(paths, flags, io) {
   const desired = await readConfig(paths, flags, io, "plan");
   const perFile = /* @__PURE__ */ new Map();
-  const absent2 = [];
+  let absent2 = [];
   await withConnection(flags, io, async ({ client, progress, io: out }) => {
     progress.step("reading live state");
     const made = await readAndPlan(KINDS, client, desired.projects, buildOptions({ args: [...paths] }, io));
     failOnErrors(made.errors, out);
-    const pulled = /* @__PURE__ */ new Map();
-    for (const action of made.plan.actions) {
-      const { object } = action;
-      const kind2 = KINDS.find((k) => k.name === object.kind);
-      const owner = `${kind2.words.one} "${flat(object.name)}"`;
-      if (object.source === void 0) continue;
-      if (kind2.verbs.some((v) => v.name === action.action && v.absentBefore)) {
-        absent2.push(`${owner} is not live (apply would ${action.action} it)`);
+    const found3 = await differingFields(made.plan.actions, client, new PulledItems());
+    absent2 = found3.absent;
+    for (const { action, path, value: raw, owner } of found3.fields) {
+      const source = action.object.source;
+      const value = escapeItem(raw);
+      const secret2 = secretInValue(io, value);
+      if (secret2 !== void 0) {
+        io.stderr.write(
+          `kept ${owner} ${path.join(".")}: its live value is ${secret2}, which is never written to a file
+`
+        );
         continue;
       }
-      const fields = fieldsOf(kind2, action);
-      if (fields.length === 0 || object.id === void 0) continue;
-      const items2 = await livePulled(pulled, kind2, client, object.project);
-      const item = items2.get(object.id);
-      if (!item) continue;
-      for (const path of fields) {
-        const value = valueAt2(item, path);
-        if (value === void 0) continue;
-        const secret2 = secretInValue(io, value);
-        if (secret2 !== void 0) {
-          io.stderr.write(
-            `kept ${owner} ${path.join(".")}: its live value is ${secret2}, which is never written to a file
-`
-          );
-          continue;
-        }
-        const list6 = perFile.get(object.source.file) ?? [];
-        list6.push({
-          key: kind2.key,
-          line: object.source.line,
-          column: object.source.column,
-          path,
-          value,
-          owner
-        });
-        perFile.set(object.source.file, list6);
-      }
+      const list7 = perFile.get(source.file) ?? [];
+      list7.push({
+        key: KINDS.find((k) => k.name === action.object.kind).key,
+        line: source.line,
+        column: source.column,
+        path,
+        value,
+        owner
+      });
+      perFile.set(source.file, list7);
     }
   });
   let changedFiles = 0;
@@ -65954,18 +66302,6 @@ async function refresh(paths, flags, io) {
   if (changedFiles === 0) io.stderr.write("Nothing to refresh: the files declare what is live.\n");
   return 0;
 }
-async function livePulled(cache, kind2, client, project2) {
-  const key2 = `${project2}/${kind2.name}`;
-  let items2 = cache.get(key2);
-  if (!items2) {
-    const pulled = await kind2.pull(client, project2, { kinds: KINDS.map((k) => k.name) });
-    items2 = new Map(
-      pulled.items.map((item) => [item.id, escapeItem(item)])
-    );
-    cache.set(key2, items2);
-  }
-  return items2;
-}
 function valueAt2(item, path) {
   const value = getPath(item, path.join("."));
   if (value !== void 0) return value;
@@ -65984,6 +66320,7 @@ function dedupe(fields) {
     return true;
   });
 }
+var PulledItems;
 var init_pull_refresh = __esm({
   "src/commands/pull-refresh.ts"() {
     "use strict";
@@ -65999,6 +66336,37 @@ var init_pull_refresh = __esm({
     init_config2();
     init_connect();
     init_reconcile();
+    PulledItems = class {
+      #cache = /* @__PURE__ */ new Map();
+      #lists = /* @__PURE__ */ new Map();
+      pulled(kind2, client, project2) {
+        const key2 = `${project2}/${kind2.name}`;
+        let pulled = this.#cache.get(key2);
+        if (pulled === void 0) {
+          const context = {
+            kinds: KINDS.map((k) => k.name),
+            live: (name) => {
+              const other = KINDS.find((k) => k.name === name);
+              if (other?.listLive === void 0) return void 0;
+              const at2 = `${project2}/${name}`;
+              let list7 = this.#lists.get(at2);
+              if (list7 === void 0) {
+                list7 = other.listLive(client, project2);
+                this.#lists.set(at2, list7);
+              }
+              return list7;
+            }
+          };
+          pulled = kind2.pull(client, project2, context);
+          this.#cache.set(key2, pulled);
+        }
+        return pulled;
+      }
+      async items(kind2, client, project2) {
+        const pulled = await this.pulled(kind2, client, project2);
+        return new Map(pulled.items.map((item) => [item.id, item]));
+      }
+    };
   }
 });
 
@@ -66085,9 +66453,9 @@ async function namedIn2(files, key2, identity3, cwd) {
   for (const file of files) {
     const text2 = await readFile5(resolve13(cwd, file), "utf8").catch(() => "");
     const data = parseYaml(file, text2, new Diagnostics())?.data;
-    const list6 = data?.[key2];
-    if (!Array.isArray(list6)) continue;
-    for (const item of list6) {
+    const list7 = data?.[key2];
+    if (!Array.isArray(list7)) continue;
+    for (const item of list7) {
       const name = item?.[identity3];
       if (typeof name === "string" && !named.has(name)) named.set(name, file);
     }
@@ -66187,7 +66555,8 @@ var init_pull_environment = __esm({
 // src/commands/pull.ts
 var pull_exports = {};
 __export(pull_exports, {
-  run: () => run7
+  run: () => run7,
+  schemaLocation: () => schemaLocation
 });
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve14, sep as sep5 } from "node:path";
@@ -66271,6 +66640,1045 @@ var init_pull5 = __esm({
     init_project();
     init_pull_refresh();
     SCHEMA = fileURLToPath(new URL("../../schemas/config.schema.json", import.meta.url));
+  }
+});
+
+// src/promote/adopt.ts
+import { posix } from "node:path";
+function adopt(input) {
+  const out = { edits: /* @__PURE__ */ new Map(), created: /* @__PURE__ */ new Map(), adopted: [], leftOut: [], variables: [] };
+  const generated = /* @__PURE__ */ new Map();
+  for (const kind2 of input.kinds) {
+    for (const item of input.pulled.get(kind2.name) ?? []) {
+      const by = `${kind2.words.one} ${JSON.stringify(String(item[kind2.identityKey ?? "name"] ?? ""))}`;
+      for (const g of kind2.generated?.(item) ?? []) generated.set(`${g.kind}\0${g.name}`, by);
+    }
+  }
+  for (const kind2 of input.kinds) {
+    const identity3 = kind2.identityKey ?? "name";
+    const refs = input.undeclared.filter((r) => r.kind === kind2.name);
+    if (refs.length === 0) continue;
+    const pulled = input.pulled.get(kind2.name) ?? [];
+    const byId2 = new Map(pulled.map((item) => [String(item.id), item]));
+    const holders = /* @__PURE__ */ new Map();
+    for (const item of pulled) {
+      const name = String(item[identity3] ?? "");
+      holders.set(name, (holders.get(name) ?? 0) + 1);
+    }
+    const named = namedIn3(input.files, kind2.key, identity3);
+    const items2 = [];
+    for (const ref of [...refs].sort((a, b) => compareText(a.name, b.name))) {
+      const leave = (why) => out.leftOut.push({ kind: kind2.name, name: ref.name, why });
+      const item = byId2.get(String(ref.id));
+      if (item === void 0) continue;
+      const name = String(item[identity3] ?? "");
+      const maker = generated.get(`${kind2.name}\0${name}`);
+      if (maker !== void 0) {
+        leave(`the service made it for ${maker}`);
+        continue;
+      }
+      if (name.trim() === "") {
+        leave(`it has no ${identity3}: name it in the source environment first`);
+        continue;
+      }
+      if ((holders.get(name) ?? 0) > 1) {
+        leave(`several live ${kind2.words.many} have this ${identity3}: rename them apart first`);
+        continue;
+      }
+      const file = named.get(name);
+      if (file !== void 0) {
+        leave(`${file} declares this ${identity3} already`);
+        continue;
+      }
+      const portable = withoutIds(item, kind2.environments);
+      if ("why" in portable) {
+        leave(portable.why);
+        continue;
+      }
+      const written = escapeItem(portable.item);
+      const secret2 = input.secretIn?.(written);
+      if (secret2 !== void 0) {
+        leave(`its live fields hold ${secret2}, which is never written to a file`);
+        continue;
+      }
+      out.variables.push(...placeholders2(portable.item));
+      items2.push(written);
+    }
+    if (items2.length === 0) continue;
+    const target = targetFile(input, kind2);
+    for (const item of items2) {
+      out.adopted.push({ kind: kind2.name, name: String(item[identity3] ?? ""), file: target.path });
+    }
+    if (target.existing === void 0) {
+      const fresh = out.created.get(target.path);
+      const text2 = fresh ?? `${input.header(posix.basename(target.path)).join("\n")}
+${printableYaml((0, import_yaml11.stringify)({ environments: "all" }, YAML_TEXT))}`;
+      out.created.set(target.path, `${text2}
+${printableYaml((0, import_yaml11.stringify)({ [kind2.key]: items2 }, YAML_TEXT))}`);
+      continue;
+    }
+    const list7 = target.existing.data?.[kind2.key];
+    const value = Array.isArray(list7) ? [...list7, ...items2] : items2;
+    const edits = out.edits.get(target.path) ?? [];
+    edits.push({ set: [kind2.key], value });
+    out.edits.set(target.path, edits);
+  }
+  out.variables = [...new Set(out.variables)];
+  return out;
+}
+function targetFile(input, kind2) {
+  const ordered = [...input.targets.filter((t) => t.all), ...input.targets.filter((t) => !t.all)];
+  const listing = ordered.find((t) => Array.isArray(t.data?.[kind2.key]));
+  if (listing !== void 0) return { path: listing.path, existing: listing };
+  const name = pullFileName(kind2);
+  const same = ordered.find((t) => posix.basename(t.path) === name);
+  if (same !== void 0) return { path: same.path, existing: same };
+  return { path: input.folder === "" ? name : `${input.folder}/${name}` };
+}
+function namedIn3(files, key2, identity3) {
+  const named = /* @__PURE__ */ new Map();
+  for (const [path, data] of files) {
+    const list7 = data?.[key2];
+    if (!Array.isArray(list7)) continue;
+    for (const item of list7) {
+      const name = item?.[identity3];
+      if (typeof name === "string" && !named.has(name)) named.set(name, path);
+    }
+  }
+  return named;
+}
+function withoutIds(item, rules) {
+  const out = { ...item };
+  const ids = rules?.projectIds ?? [];
+  for (const rule of ids) {
+    const segments = splitPointer(rule.path);
+    if (segments.length === 1 && rule.where === void 0) delete out[segments[0]];
+  }
+  for (const rule of ids) {
+    for (const found3 of nodesAt3(out, rule)) {
+      if (rule.numbers === true && typeof found3.value !== "number") continue;
+      const field3 = splitPointer(found3.pointer).join(".");
+      return {
+        why: `${field3} names another object by its id (${JSON.stringify(found3.value)}), which is right for one project only: give it a name of its own, or declare it by hand`
+      };
+    }
+  }
+  return { item: out };
+}
+function placeholders2(value) {
+  if (value instanceof Placeholder) return [value.variable];
+  if (Array.isArray(value)) return value.flatMap(placeholders2);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(placeholders2);
+  return [];
+}
+var import_yaml11;
+var init_adopt = __esm({
+  "src/promote/adopt.ts"() {
+    "use strict";
+    import_yaml11 = __toESM(require_dist(), 1);
+    init_document();
+    init_values();
+    init_document2();
+    init_escape();
+    init_kinds2();
+    init_preflight();
+  }
+});
+
+// src/promote/diff.ts
+function unifiedFileDiff(path, before, after) {
+  const patch = createTwoFilesPatch(
+    before === void 0 ? "/dev/null" : `a/${path}`,
+    `b/${path}`,
+    withEol2(before ?? ""),
+    withEol2(after),
+    "",
+    "",
+    { context: 3 }
+  );
+  const start2 = patch.indexOf("--- ");
+  return (start2 >= 0 ? patch.slice(start2) : patch).replace(/\t$/gm, "");
+}
+var withEol2;
+var init_diff = __esm({
+  "src/promote/diff.ts"() {
+    "use strict";
+    init_libesm();
+    withEol2 = (t) => t === "" || t.endsWith("\n") ? t : `${t}
+`;
+  }
+});
+
+// src/promote/edits.ts
+import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
+function promotionEdits(doc, promotions, shared, elsewhere = () => `declared in ${doc.environment}'s own files`) {
+  const out = { files: /* @__PURE__ */ new Map(), kept: [] };
+  for (const promotion of promotions) {
+    const pointer = promotion.path.reduce(childPointer, promotion.item);
+    const merged = valueAt3(doc.data, pointer);
+    const builder = new Rebuild(doc, promotion, out.kept);
+    if (builder.held(pointer, merged, promotion.live)) continue;
+    const found3 = doc.origins.find(pointer);
+    const field3 = fieldOf(promotion.item, pointer);
+    if (found3 === void 0 || !shared.has(found3.origin.file.path)) {
+      out.kept.push({ owner: promotion.owner, field: field3, why: elsewhere(found3?.origin.file.path ?? "") });
+      continue;
+    }
+    if (promotion.live === void 0) {
+      out.kept.push({
+        owner: promotion.owner,
+        field: field3,
+        why: "its live value is not one a file can hold (empty); change the shared file by hand"
+      });
+      continue;
+    }
+    const file = found3.origin.file;
+    const source = found3.origin.pointer + found3.rest.map((s) => `/${s}`).join("");
+    const before = valueAt3(file.data, source);
+    const after = builder.value(pointer, merged, promotion.live, before);
+    if (after === void 0 || isDeepStrictEqual3(after, before)) continue;
+    const edits = out.files.get(file.path) ?? [];
+    edits.push({ set: yamlPath(file.data, source), value: after, owner: promotion.owner, field: field3 });
+    out.files.set(file.path, edits);
+  }
+  return out;
+}
+function valueAt3(root, pointer) {
+  let node3 = root;
+  for (const segment2 of splitPointer(pointer).map(unescapeSegment)) {
+    if (Array.isArray(node3)) node3 = /^\d+$/.test(segment2) ? node3[Number(segment2)] : void 0;
+    else if (node3 !== null && typeof node3 === "object") node3 = node3[segment2];
+    else return void 0;
+  }
+  return node3;
+}
+function yamlPath(root, pointer) {
+  const out = [];
+  let node3 = root;
+  for (const segment2 of splitPointer(pointer).map(unescapeSegment)) {
+    if (Array.isArray(node3) && /^\d+$/.test(segment2)) {
+      out.push(Number(segment2));
+      node3 = node3[Number(segment2)];
+    } else {
+      out.push(segment2);
+      node3 = node3 !== null && typeof node3 === "object" ? node3[segment2] : void 0;
+    }
+  }
+  return out;
+}
+function fieldOf(item, pointer) {
+  return splitPointer(pointer.slice(item.length)).map(unescapeSegment).join(".");
+}
+function hasPlaceholder(value) {
+  if (value instanceof Placeholder) return true;
+  if (Array.isArray(value)) return value.some(hasPlaceholder);
+  if (value !== null && typeof value === "object") return Object.values(value).some(hasPlaceholder);
+  return false;
+}
+function escaped(value) {
+  if (typeof value === "string") return escapeLive(value);
+  if (Array.isArray(value)) return value.map(escaped);
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, escaped(v)]));
+  return value;
+}
+function isMap6(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Placeholder);
+}
+var HOLDS, unescapeSegment, Rebuild;
+var init_edits = __esm({
+  "src/promote/edits.ts"() {
+    "use strict";
+    init_document();
+    init_escape();
+    init_kinds2();
+    init_yaml_edit();
+    HOLDS = /* @__PURE__ */ new Set(["set", "added", "replaced", "unmanaged", "variable", "secret"]);
+    unescapeSegment = (s) => s.replaceAll("~1", "/").replaceAll("~0", "~");
+    Rebuild = class {
+      constructor(doc, promotion, kept) {
+        this.doc = doc;
+        this.promotion = promotion;
+        this.kept = kept;
+      }
+      doc;
+      promotion;
+      kept;
+      /** True (and kept, said why) when the value at `pointer` is the environment's own and differs. */
+      held(pointer, merged, live) {
+        const mark = this.holding(pointer);
+        if (mark === void 0) return false;
+        if (!this.same(merged, live)) {
+          this.kept.push({
+            owner: this.promotion.owner,
+            field: fieldOf(this.promotion.item, pointer),
+            why: this.why(mark),
+            source: mark.source
+          });
+        }
+        return true;
+      }
+      /** Equal once live text is escaped as a file writes it; a placeholder equals what the file says. */
+      same(merged, live) {
+        if (live instanceof Placeholder) return merged !== void 0;
+        if (hasPlaceholder(live)) {
+          if (Array.isArray(merged) && Array.isArray(live))
+            return merged.length === live.length && merged.every((m, i) => this.same(m, live[i]));
+          if (isMap6(merged) && isMap6(live)) {
+            const keys = /* @__PURE__ */ new Set([...Object.keys(merged), ...Object.keys(live)]);
+            return [...keys].every((k) => this.same(merged[k], live[k]));
+          }
+          return false;
+        }
+        return isDeepStrictEqual3(merged, escaped(live));
+      }
+      /** The nearest mark at or above `pointer` that makes its value the environment's own. */
+      holding(pointer) {
+        let found3;
+        for (const mark of this.doc.marks) {
+          if (!HOLDS.has(mark.how)) continue;
+          if (mark.pointer !== pointer && !pointer.startsWith(`${mark.pointer}/`)) continue;
+          if (found3 === void 0 || mark.pointer.length > found3.pointer.length) found3 = mark;
+        }
+        return found3;
+      }
+      why(mark) {
+        const at2 = `${mark.source.file}:${mark.source.line}`;
+        const env = this.doc.environment;
+        switch (mark.how) {
+          case "variable":
+            return `from ${env}'s variable ${mark.detail ?? "?"} (${at2}): a value of ${env}'s own; change the variable or the shared file by hand`;
+          case "secret":
+            return "a secret: never written to a file";
+          case "replaced":
+            return `${at2} replaces the shared list in ${env}: kept there`;
+          case "unmanaged":
+            return `${at2} leaves it unmanaged in ${env}`;
+          default:
+            return `set in ${at2} for ${env} only: kept there`;
+        }
+      }
+      /**
+       * The new shared value of the node at `pointer` (merged value `merged`, live value `live`, the
+       * shared file's value `shared`): undefined removes it.
+       */
+      value(pointer, merged, live, shared) {
+        if (this.same(merged, live)) return shared;
+        if (live instanceof Placeholder) {
+          this.secretKept(pointer, "change it by hand");
+          return shared;
+        }
+        if (isMap6(merged) && isMap6(live)) return this.map(pointer, merged, live, isMap6(shared) ? shared : {});
+        if (Array.isArray(merged) && Array.isArray(live) && Array.isArray(shared))
+          return this.list(pointer, merged, live, shared);
+        if (live === void 0) return void 0;
+        if (hasPlaceholder(live)) {
+          this.secretKept(pointer, "change it by hand");
+          return shared;
+        }
+        return escaped(live);
+      }
+      secretKept(pointer, what) {
+        this.kept.push({
+          owner: this.promotion.owner,
+          field: fieldOf(this.promotion.item, pointer),
+          why: `holds a secret, which is never written to a file: ${what}`
+        });
+      }
+      map(pointer, merged, live, shared) {
+        const out = { ...shared };
+        const keys = [.../* @__PURE__ */ new Set([...Object.keys(shared), ...Object.keys(merged), ...Object.keys(live)])];
+        for (const key2 of keys) {
+          const here = childPointer(pointer, key2);
+          if (this.held(here, merged[key2], live[key2])) continue;
+          if (!Object.hasOwn(merged, key2) && !Object.hasOwn(live, key2)) continue;
+          const next = this.value(here, merged[key2], live[key2], shared[key2]);
+          if (next === void 0) delete out[key2];
+          else out[key2] = next;
+        }
+        return out;
+      }
+      /**
+       * A list: the merged entries aligned with the live ones; each merged entry's place in the shared
+       * list is where its origin says (an entry an overlay added has none, one it excluded keeps its own).
+       */
+      list(pointer, merged, live, shared) {
+        const home = this.doc.origins.find(pointer);
+        const base = home === void 0 ? void 0 : home.origin.pointer + home.rest.map((s) => `/${s}`).join("");
+        const placeOf = (i) => {
+          const found3 = this.doc.origins.find(childPointer(pointer, i));
+          if (found3 === void 0 || home === void 0 || found3.origin.file !== home.origin.file)
+            return void 0;
+          const at2 = found3.origin.pointer + found3.rest.map((s) => `/${s}`).join("");
+          const tail = base !== void 0 && at2.startsWith(`${base}/`) ? at2.slice(base.length + 1) : "";
+          return /^\d+$/.test(tail) ? Number(tail) : void 0;
+        };
+        const comparable2 = live.map((v) => hasPlaceholder(v) ? v : escaped(v));
+        const replaced = /* @__PURE__ */ new Map();
+        const removed = /* @__PURE__ */ new Set();
+        const inserted = /* @__PURE__ */ new Map();
+        let lastPlace = -1;
+        const insert = (value) => inserted.set(lastPlace, [...inserted.get(lastPlace) ?? [], value]);
+        for (const op of align(merged, comparable2)) {
+          const at2 = "old" in op ? placeOf(op.old) : void 0;
+          if (op.kind === "keep") {
+            if (at2 !== void 0) lastPlace = at2;
+            continue;
+          }
+          if (op.kind === "insert") {
+            if (hasPlaceholder(live[op.new])) this.secretKept(childPointer(pointer, op.new), "add it by hand");
+            else insert(escaped(live[op.new]));
+            continue;
+          }
+          const here = childPointer(pointer, op.old);
+          const mine = op.kind === "pair" ? live[op.new] : void 0;
+          if (this.held(here, merged[op.old], mine)) {
+            if (at2 !== void 0) lastPlace = at2;
+            else if (op.kind === "pair" && !hasPlaceholder(mine)) insert(escaped(mine));
+            continue;
+          }
+          if (at2 === void 0) continue;
+          lastPlace = at2;
+          if (op.kind === "delete") {
+            removed.add(at2);
+            continue;
+          }
+          replaced.set(at2, this.value(here, merged[op.old], mine, shared[at2]));
+        }
+        const out = [...inserted.get(-1) ?? []];
+        shared.forEach((entry, i) => {
+          if (!removed.has(i)) out.push(replaced.has(i) ? replaced.get(i) : entry);
+          out.push(...inserted.get(i) ?? []);
+        });
+        return out;
+      }
+    };
+  }
+});
+
+// src/promote/result.ts
+var PROMOTE_FORMAT_VERSION;
+var init_result2 = __esm({
+  "src/promote/result.ts"() {
+    "use strict";
+    PROMOTE_FORMAT_VERSION = "1";
+  }
+});
+
+// src/render/promote.ts
+function renderPromote(result, format, options) {
+  switch (format) {
+    case "json":
+      return `${JSON.stringify(result, null, 2)}
+`;
+    case "markdown":
+      return promoteMarkdown(result, options);
+    default:
+      return promoteText(result, options);
+  }
+}
+function route(result) {
+  const { source: s, destination: d } = result;
+  return `${s.name} (project ${s.project}) → ${d.name} (project ${d.project})`;
+}
+function promoteSummary(result) {
+  const parts = [
+    result.files.length === 0 ? "nothing to promote" : `${count(result.files.length, "shared file")} ${result.written ? "edited" : "to edit"} (${count(result.promoted.length, "field")}${result.adopted.length > 0 ? `, ${count(result.adopted.length, "object")} adopted` : ""})`,
+    ...result.kept.length > 0 ? [`${count(result.kept.length, "difference")} kept in ${result.source.name}`] : [],
+    ...result.warnings.length > 0 ? [count(result.warnings.length, "warning")] : []
+  ];
+  return parts.join("; ");
+}
+function promoteText(result, options) {
+  const paint = painter(options.color);
+  const out = [paint("bold", visible(`Promote ${route(result)}: ${promoteSummary(result)}`)), ""];
+  if (result.warnings.length > 0) {
+    out.push(paint("bold", "Warnings:"));
+    for (const w of result.warnings) out.push(paint("yellow", `  ! ${visible(w.message)}`));
+    out.push("");
+  }
+  if (result.kept.length > 0) {
+    out.push(paint("bold", `Kept in ${visible(result.source.name)} (not promoted):`));
+    for (const k of result.kept) out.push(`  = ${visible(`${k.field} of ${k.owner}: ${k.why}`)}`);
+    out.push("");
+  }
+  if (result.adopted.length > 0) {
+    out.push(paint("bold", "Adopted:"));
+    for (const a of result.adopted)
+      out.push(paint("green", `  + ${visible(`${a.kind} "${a.name}" into ${a.file}`)}`));
+    out.push("");
+  }
+  if (result.left_out.length > 0) {
+    out.push(paint("bold", "Not adopted:"));
+    for (const l of result.left_out) out.push(`  - ${visible(`${l.kind} "${l.name}": ${l.why}`)}`);
+    out.push("");
+  }
+  if (result.variables.length > 0) {
+    out.push(`Secret variables the adopted objects read: ${result.variables.join(", ")}`, "");
+  }
+  if (result.files.length > 0) {
+    out.push(
+      paint(
+        "bold",
+        result.written ? "Written to the shared files:" : "Edits to the shared files (not written):"
+      )
+    );
+    for (const f of result.files) {
+      for (const line of f.diff.replace(/\n$/, "").split("\n")) {
+        const style = line.startsWith("+") && !line.startsWith("+++") ? "green" : line.startsWith("-") && !line.startsWith("---") ? "red" : line.startsWith("@@") ? "cyan" : void 0;
+        out.push(paint(style, visible(line)));
+      }
+    }
+    out.push("");
+  }
+  const heading = `══ Plan of ${result.destination.name} · project ${result.destination.project}${result.destination.host ? ` · ${result.destination.host}` : ""}`;
+  out.push(paint("bold", visible(heading)), "");
+  if (result.plan !== void 0) {
+    out.push(
+      renderText(result.plan, { color: options.color, vocab: vocabulary(options.kinds) }).replace(/\n$/, "")
+    );
+  }
+  if (result.error !== void 0) out.push(paint("red", `✗ not planned: ${visible(result.error)}`));
+  if (result.refusal !== void 0)
+    out.push(paint("yellow", `! apply will refuse: ${visible(result.refusal)}`));
+  return `${out.join("\n")}
+`;
+}
+function list6(items2, line) {
+  const shown3 = items2.slice(0, MAX_LIST).map((i) => `- ${line(i)}`);
+  if (items2.length > MAX_LIST)
+    shown3.push(`- …and ${items2.length - MAX_LIST} more (the text output lists them all)`);
+  return shown3;
+}
+function promoteMarkdown(result, options) {
+  const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
+  const head = [
+    `<!-- posthog-gitops promote: ${escapeInline(clip(result.source.name, 64))} -> ${escapeInline(clip(result.destination.name, 64))} -->`,
+    `### posthog-gitops promote: ${escapeInline(clip(route(result), 300))}`,
+    "",
+    escapeInline(promoteSummary(result))
+  ];
+  if (result.warnings.length > 0) {
+    head.push(
+      "",
+      "> [!WARNING]",
+      ...result.warnings.slice(0, MAX_LIST).flatMap((w, i) => [...i > 0 ? [">"] : [], `> ${escapeInline(clip(w.message, 1e3))}`])
+    );
+    if (result.warnings.length > MAX_LIST)
+      head.push(">", `> …and ${result.warnings.length - MAX_LIST} more warnings`);
+  }
+  if (result.kept.length > 0) {
+    head.push("", `**Kept in ${escapeInline(clip(result.source.name, 64))}** (not promoted):`, "");
+    head.push(
+      ...list6(
+        result.kept,
+        (k) => `${escapeInline(clip(k.field, 200))} of ${escapeInline(clip(k.owner, 240))}: ${escapeInline(clip(k.why, 600))}`
+      )
+    );
+  }
+  if (result.adopted.length > 0) {
+    head.push("", "**Adopted**:", "");
+    head.push(
+      ...list6(
+        result.adopted,
+        (a) => `${escapeInline(a.kind)} “${escapeInline(clip(a.name, 200))}” into ${escapeInline(clip(a.file, 200))}`
+      )
+    );
+  }
+  if (result.left_out.length > 0) {
+    head.push("", "**Not adopted**:", "");
+    head.push(
+      ...list6(
+        result.left_out,
+        (l) => `${escapeInline(l.kind)} “${escapeInline(clip(l.name, 200))}”: ${escapeInline(clip(l.why, 600))}`
+      )
+    );
+  }
+  if (result.variables.length > 0) {
+    head.push(
+      "",
+      `Secret variables the adopted objects read: ${result.variables.map((v) => escapeInline(v)).join(", ")}`
+    );
+  }
+  const top = `${head.join("\n")}
+`;
+  const planRoom = Math.max(2048, Math.floor((maxLength - top.length) / 2));
+  const plan = planMarkdown(result, options, planRoom);
+  let room = maxLength - top.length - plan.length - 256;
+  const diffs = [];
+  if (result.files.length > 0)
+    diffs.push(`#### ${result.written ? "Shared files edited" : "Edits to the shared files"}`);
+  result.files.forEach((f, i) => {
+    const share = Math.floor(room / (result.files.length - i));
+    const label2 = `${escapeInline(clip(f.path, 200))}${f.created ? " (new)" : ""}`;
+    let block = `${label2}
+
+${codeBlock("diff", f.diff.replace(/\n$/, "").split("\n"))}`;
+    if (block.length > share) {
+      const lines = f.diff.split("\n");
+      let kept = lines.length;
+      while (kept > 0 && codeBlock("diff", lines.slice(0, kept)).length + label2.length + 120 > share)
+        kept = Math.floor(kept * 0.8);
+      block = `${label2}
+
+${codeBlock("diff", lines.slice(0, kept))}
+
+_…cut: ${lines.length - kept} more lines of this diff (the text output shows it whole)._`;
+    }
+    room -= block.length + 2;
+    diffs.push(block);
+  });
+  return cut(
+    `${[top, ...diffs, plan].filter((p) => p !== "").join("\n\n").replace(/\n+$/, "")}
+`,
+    maxLength
+  );
+}
+function planMarkdown(result, options, maxLength) {
+  const label2 = `${result.destination.name} (project ${result.destination.project})`;
+  if (result.plan === void 0) {
+    return `#### Plan of ${escapeInline(clip(label2, 120))}
+
+> [!CAUTION]
+> Not planned: ${escapeInline(clip(result.error ?? "", 2e3))}
+`;
+  }
+  const markdown = renderMarkdown(result.plan, {
+    vocab: vocabulary(options.kinds),
+    maxLength,
+    projectLabel: `${escapeInline(clip(label2, 120))} from the edited files`,
+    fullPlanHint: "run `posthog-gitops promote` (text format) for the full plan"
+  });
+  const body = markdown.slice(markdown.indexOf("\n") + 1);
+  const refusal = result.refusal === void 0 ? "" : `
+
+> [!WARNING]
+> **apply will refuse this plan there:** ${escapeInline(clip(result.refusal, 1e3))}`;
+  return `${body.replace(/\n$/, "")}${refusal}`;
+}
+var MAX_LIST;
+var init_promote2 = __esm({
+  "src/render/promote.ts"() {
+    "use strict";
+    init_text();
+    init_words();
+    init_kinds();
+    init_markdown();
+    init_markdown_escape();
+    init_paint();
+    init_text2();
+    MAX_LIST = 50;
+  }
+});
+
+// src/commands/promote.ts
+var promote_exports = {};
+__export(promote_exports, {
+  run: () => run8
+});
+import { existsSync as existsSync3, lstatSync as lstatSync3 } from "node:fs";
+import { posix as posix2, resolve as resolve15 } from "node:path";
+async function run8(flags, io) {
+  const [sourceName, ...rest] = flags.args ?? [];
+  if (sourceName === void 0 || sourceName === "") {
+    throw new UserError("promote needs the environment to promote from: promote SRC [DST] [PATH...]");
+  }
+  const second = rest[0];
+  const named = second !== void 0 && !existsSync3(resolve15(io.cwd, second)) ? second : void 0;
+  const paths = named === void 0 ? rest : rest.slice(1);
+  const sources2 = await readSourceFiles(paths, io);
+  const desired = await readConfig({ files: sources2 }, flags, io, "plan");
+  const { source, destination } = chooseEnvironments(desired, sourceName, named, flags);
+  const invalid = configurationError(source);
+  if (invalid !== void 0) throw invalid;
+  const progress = progressFor(io, { quiet: flags.quiet === true });
+  const log = (line) => progress.io.stderr.write(`${line}
+`);
+  const connection = environmentConnection(source, flags, progress.io, log, progress);
+  let found3;
+  try {
+    progress.step(`reading live state of ${source.name}`);
+    found3 = await readSource(source, destination, connection.client, sources2, flags, progress.io);
+  } finally {
+    progress.stop();
+    await connection.client.close();
+  }
+  const edited = sources2.map((s) => ({ path: s.path, text: found3.texts.get(s.path) ?? s.text }));
+  for (const [path, text2] of found3.adoption.created) edited.push({ path, text: text2 });
+  const after = await loadEdited(edited, flags, io);
+  const errors = (loaded) => countBySeverity(loaded.diagnostics).error;
+  const broken = errors(after) > errors(desired);
+  const target = after.environments?.list.find((e) => e.name === destination.name);
+  const planned2 = target === void 0 ? void 0 : await planDestination(target, found3, flags, io);
+  const result = {
+    format_version: PROMOTE_FORMAT_VERSION,
+    source: { name: source.name, project: source.entry.project, host: connection.host },
+    destination: {
+      name: destination.name,
+      project: destination.entry.project,
+      ...planned2?.host !== void 0 ? { host: planned2.host } : {}
+    },
+    written: flags.write === true && !broken,
+    files: [...found3.changed].map((path) => {
+      const before = sources2.find((s) => s.path === path)?.text;
+      const text2 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
+      return { path, created: before === void 0, diff: unifiedFileDiff(path, before, text2) };
+    }),
+    promoted: found3.promoted,
+    kept: found3.kept,
+    adopted: found3.adoption.adopted,
+    left_out: found3.adoption.leftOut,
+    variables: found3.adoption.variables,
+    warnings: planned2?.warnings ?? [],
+    ...planned2?.plan !== void 0 ? { plan: planned2.plan } : {},
+    ...broken ? {
+      error: `the edited files have ${count(errors(after) - errors(desired), "error")} the files did not have (above); nothing was written`
+    } : planned2?.error !== void 0 ? { error: planned2.error } : target === void 0 ? { error: `the edited files do not load for environment ${destination.name}` } : {},
+    ...planned2?.refusal !== void 0 ? { refusal: planned2.refusal } : {}
+  };
+  if (result.written) {
+    for (const path of found3.changed) {
+      const taken = lstatSync3(resolve15(io.cwd, path), { throwIfNoEntry: false });
+      if (taken?.isSymbolicLink() === true || taken !== void 0 && found3.adoption.created.has(path)) {
+        throw new UserError(
+          `cannot write ${path}: ${taken.isSymbolicLink() ? "it is a symbolic link, and posthog-gitops never writes through one" : "it already exists"}; nothing was written`,
+          "file_error"
+        );
+      }
+    }
+    for (const path of found3.changed) {
+      const text2 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
+      const file = resolve15(io.cwd, path);
+      await writeOutput(io, "write", path, file, text2, {
+        scrubbed: true,
+        ...found3.adoption.created.has(path) ? { create: true } : {}
+      });
+    }
+  }
+  const shown3 = scrubValue(io, result);
+  if (flags.out !== void 0) {
+    await writeOutput(
+      io,
+      "write the result to",
+      flags.out,
+      resolve15(io.cwd, flags.out),
+      renderPromote(shown3, "json", { kinds: KINDS, color: false }),
+      { scrubbed: true }
+    );
+  }
+  const format = flags.format ?? "text";
+  io.stdout.write(
+    renderPromote(shown3, format, {
+      kinds: KINDS,
+      color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true)
+    })
+  );
+  for (const line of statusLines(shown3, flags)) io.stderr.write(`${line}
+`);
+  if (shown3.error !== void 0) return 1;
+  return flags.detailedExitcode === true && shown3.files.length > 0 ? 2 : 0;
+}
+async function readSourceFiles(paths, io) {
+  const diags = new Diagnostics();
+  const sources2 = await readSources(paths, io.cwd, diags);
+  const problems = diags.sorted();
+  for (const d of problems) io.stderr.write(`${formatDiagnostic(d)}
+`);
+  if (problems.some((d) => d.severity === "error")) {
+    throw new UserError("the configuration cannot be read; nothing was sent", "invalid_config");
+  }
+  return sources2;
+}
+function chooseEnvironments(desired, sourceName, destinationName, flags) {
+  const environments = desired.environments;
+  if (environments === void 0) {
+    throw new UserError(
+      "promote carries edits from one environment to another: the files declare no environments (an environments: mapping in one file)"
+    );
+  }
+  selectEnvironments(desired, { ...flags, env: [] });
+  const names = environments.list.map((e) => e.name);
+  const find = (name) => {
+    const found3 = environments.list.find((e) => e.name === name);
+    if (found3 === void 0)
+      throw new UserError(`${name}: no such environment; the files declare ${names.join(", ")}`);
+    return found3;
+  };
+  const source = find(sourceName);
+  let destination;
+  if (destinationName !== void 0) {
+    destination = find(destinationName);
+  } else {
+    const next = environments.list.filter((e) => e.entry.promoteFrom === source.name);
+    if (next.length !== 1) {
+      throw new UserError(
+        next.length === 0 ? `no environment is promoted from ${source.name} (promote_from: ${source.name}): name the one to plan, promote ${source.name} DST` : `environments ${next.map((e) => e.name).join(" and ")} are promoted from ${source.name}: name the one to plan, promote ${source.name} DST`
+      );
+    }
+    destination = next[0];
+  }
+  if (destination.name === source.name) {
+    throw new UserError(
+      `promote ${source.name} ${destination.name}: an environment is not promoted to itself`
+    );
+  }
+  return { source, destination };
+}
+async function readSource(source, destination, client, sources2, flags, io) {
+  const options = buildOptions({ args: [] }, io);
+  if (flags.adopt === true) options.undeclared = true;
+  const made = await readAndPlan(KINDS, client, source.config.projects, options);
+  failOnErrors(made.errors, io, source.name);
+  const pulled = new PulledItems();
+  const { fields } = await differingFields(made.plan.actions, client, pulled);
+  const shared = new Set(source.shared.filter((path) => destination.shared.includes(path)));
+  const kept = [];
+  const promotions = [];
+  for (const field3 of fields) {
+    const item = mergedItem(source, field3.kind, field3.action.object.source);
+    if (item === void 0) continue;
+    const byId2 = idIn(field3.kind, field3.value, field3.path);
+    if (byId2 !== void 0) {
+      kept.push({ owner: field3.owner, field: field3.path.join("."), why: byId2 });
+      continue;
+    }
+    const secret2 = secretInValue(io, field3.value);
+    if (secret2 !== void 0) {
+      kept.push({
+        owner: field3.owner,
+        field: field3.path.join("."),
+        why: `its live value holds ${secret2}, which is never written to a file`
+      });
+      continue;
+    }
+    promotions.push({ item, path: field3.path, live: field3.value, owner: field3.owner });
+  }
+  const edits = promotionEdits(
+    source.document,
+    promotions,
+    shared,
+    (file) => source.shared.includes(file) ? `declared in ${file}, which ${destination.name} does not read: change it there by hand` : `declared in ${source.name}'s own files`
+  );
+  kept.push(...edits.kept);
+  const texts = /* @__PURE__ */ new Map();
+  const changed = /* @__PURE__ */ new Set();
+  const promoted = [];
+  const byPath = new Map(sources2.map((s) => [s.path, s.text]));
+  const adoption = flags.adopt === true ? await adoptUndeclared(made.plan.undeclared ?? [], source, destination, client, pulled, sources2, io) : { edits: /* @__PURE__ */ new Map(), created: /* @__PURE__ */ new Map(), adopted: [], leftOut: [], variables: [] };
+  const files = /* @__PURE__ */ new Set([...edits.files.keys(), ...adoption.edits.keys()]);
+  for (const path of files) {
+    const promotedHere = edits.files.get(path) ?? [];
+    const all = [
+      ...promotedHere.map((e) => ({ set: e.set, value: e.value })),
+      ...adoption.edits.get(path) ?? []
+    ];
+    const text2 = byPath.get(path) ?? "";
+    const result = editYaml(text2, all, { protect: holdsReference2 });
+    result.outcomes.forEach((outcome, i) => {
+      const edit = promotedHere[i];
+      if (edit === void 0) {
+        if (outcome.status === "refused") {
+          adoption.leftOut.push(
+            ...adoption.adopted.filter((a) => a.file === path).map((a) => ({
+              kind: a.kind,
+              name: a.name,
+              why: `${path} could not take it: ${outcome.reason ?? "refused"}`
+            }))
+          );
+          adoption.adopted = adoption.adopted.filter((a) => a.file !== path);
+        }
+        return;
+      }
+      if (outcome.status === "changed") promoted.push({ owner: edit.owner, field: edit.field, file: path });
+      else if (outcome.status === "refused") {
+        kept.push({
+          owner: edit.owner,
+          field: edit.field,
+          why: outcome.reason?.endsWith("which is kept as written") ? `${path} writes it with a \${NAME} reference, kept as it is` : `${path} could not take it: ${outcome.reason ?? "refused"}`
+        });
+      }
+    });
+    if (result.text !== text2) {
+      texts.set(path, result.text);
+      changed.add(path);
+    }
+  }
+  for (const path of adoption.created.keys()) changed.add(path);
+  const wanted = wantedBy(needsOf(destination, KINDS));
+  const read2 = await readFacts(client, source.entry.project, made.live, {
+    groupTypes: wanted.groupTypes,
+    integrations: false,
+    members: false
+  });
+  return {
+    sourceName: source.name,
+    texts,
+    changed,
+    promoted,
+    kept,
+    adoption,
+    facts: read2.facts,
+    notes: read2.notes
+  };
+}
+function holdsReference2(value) {
+  if (typeof value !== "string") return false;
+  const scanned = scan(value);
+  return scanned.ok && scanned.references.length > 0;
+}
+function mergedItem(environment, kind2, source) {
+  if (source === void 0) return void 0;
+  const items2 = environment.document.data[kind2.key];
+  if (!Array.isArray(items2)) return void 0;
+  for (let i = 0; i < items2.length; i++) {
+    const at2 = environment.document.origin(`/${kind2.key}/${i}`, "value");
+    if (at2?.file === source.file && at2.line === source.line && at2.column === source.column)
+      return `/${kind2.key}/${i}`;
+  }
+  return void 0;
+}
+function idIn(kind2, value, path) {
+  const item = {};
+  let node3 = item;
+  path.forEach((segment2, i) => {
+    if (i === path.length - 1) node3[segment2] = value;
+    else {
+      const next = {};
+      node3[segment2] = next;
+      node3 = next;
+    }
+  });
+  for (const rule of kind2.environments?.projectIds ?? []) {
+    for (const found3 of nodesAt3(item, rule)) {
+      if (rule.numbers === true && typeof found3.value !== "number") continue;
+      return `its live value names another object by id (${JSON.stringify(found3.value)} at ${found3.pointer.slice(1).replaceAll("/", ".")}), which is right for one project only: name it in the shared file by hand`;
+    }
+  }
+  return void 0;
+}
+async function adoptUndeclared(undeclared, source, destination, client, pulled, sources2, io) {
+  const manages = new Set(source.config.projects.flatMap((p) => p.manages));
+  const kinds = KINDS.filter(
+    (k) => manages.has(k.name) && (undeclared.some((r) => r.kind === k.name) || k.generated !== void 0)
+  );
+  const items2 = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds) {
+    items2.set(kind2.name, (await pulled.pulled(kind2, client, source.entry.project)).items);
+  }
+  const data = new Map(sources2.map((s) => [s.path, parseQuietly(s.text)]));
+  const both = source.shared.filter((path) => destination.shared.includes(path));
+  const folder = posix2.dirname(both[0] ?? source.shared[0] ?? "posthog/shared/x.yaml");
+  return adopt({
+    kinds,
+    undeclared,
+    pulled: items2,
+    targets: both.map((path) => ({
+      path,
+      data: data.get(path),
+      all: data.get(path)?.environments === "all"
+    })),
+    files: data,
+    folder,
+    secretIn: (value) => secretInValue(io, value),
+    header: (name) => [
+      `# yaml-language-server: $schema=${schemaLocation(io.cwd, resolve15(io.cwd, folder))(name)}`,
+      `# Adopted from environment ${source.name} (project ${source.entry.project}) by posthog-gitops promote --adopt:`,
+      "# declared once for every environment; no ids (each environment finds its objects by name)."
+    ]
+  });
+}
+function parseQuietly(text2) {
+  try {
+    return (0, import_yaml12.parse)(text2);
+  } catch {
+    return void 0;
+  }
+}
+async function loadEdited(files, flags, io) {
+  const { loadFiles: loadFiles2 } = await Promise.resolve().then(() => (init_config2(), config_exports));
+  const loaded = await loadFiles2({ files }, flags, io, "plan");
+  for (const d of shownDiagnostics(loaded)) io.stderr.write(`${formatDiagnostic(d)}
+`);
+  return loaded;
+}
+async function planDestination(target, found3, flags, io) {
+  const needs = needsOf(target, KINDS);
+  const progress = progressFor(io, { quiet: flags.quiet === true });
+  const log = (line) => progress.io.stderr.write(`${line}
+`);
+  progress.step(`reading live state of ${target.name}`);
+  let planned2;
+  try {
+    planned2 = await planEnvironment(
+      target,
+      { ...flags, args: [] },
+      {},
+      progress.io,
+      log,
+      progress,
+      wantedBy(needs)
+    );
+  } finally {
+    progress.stop();
+  }
+  for (const note of found3.notes) io.stderr.write(`note: environment ${found3.sourceName}: ${note}
+`);
+  const warnings = planned2.facts === void 0 ? [] : preflightWarnings(
+    needs,
+    { name: found3.sourceName, facts: found3.facts },
+    { name: target.name, facts: planned2.facts }
+  );
+  return {
+    ...planned2.section.plan !== void 0 ? { plan: planned2.section.plan } : {},
+    ...planned2.section.error !== void 0 ? { error: planned2.section.error } : {},
+    ...planned2.section.refusal !== void 0 ? { refusal: planned2.section.refusal } : {},
+    ...planned2.section.host !== void 0 ? { host: planned2.section.host } : {},
+    warnings
+  };
+}
+function statusLines(result, flags) {
+  const lines = [];
+  if (result.files.length === 0) lines.push(`Nothing to promote from ${result.source.name}.`);
+  else if (result.written) lines.push(`Wrote ${result.files.map((f) => f.path).join(", ")}.`);
+  else if (flags.write !== true)
+    lines.push(`Not written: run again with --write to edit ${result.files.map((f) => f.path).join(", ")}.`);
+  if (result.variables.length > 0)
+    lines.push(`Set these secret variables before applying: ${result.variables.join(", ")}.`);
+  if (result.error !== void 0)
+    lines.push(`error: environment ${result.destination.name}: ${result.error}`);
+  return lines;
+}
+var import_yaml12;
+var init_promote3 = __esm({
+  "src/commands/promote.ts"() {
+    "use strict";
+    import_yaml12 = __toESM(require_dist(), 1);
+    init_diagnostics();
+    init_config();
+    init_interpolate();
+    init_read();
+    init_errors();
+    init_files2();
+    init_kinds3();
+    init_adopt();
+    init_diff();
+    init_edits();
+    init_preflight();
+    init_result2();
+    init_make_plan();
+    init_render();
+    init_promote2();
+    init_scrub();
+    init_words();
+    init_yaml_edit();
+    init_config2();
+    init_environment_facts();
+    init_environments();
+    init_plan_environments();
+    init_progress();
+    init_pull5();
+    init_pull_refresh();
+    init_reconcile();
   }
 });
 
@@ -66634,11 +68042,11 @@ function renderStatusText(doc, now, paint) {
   return out;
 }
 function lastRun(r, now) {
-  const run16 = r.latest_run;
-  if (!run16) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
-  const when = humanTime(run16.finished_at ?? run16.created_at, now);
-  const more = r.running && run16.status !== "Running" && run16.status !== "Starting" ? " (a run in progress)" : "";
-  return { text: `${run16.status} ${when}${more}`, style: statusStyle(run16.status) };
+  const run17 = r.latest_run;
+  if (!run17) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
+  const when = humanTime(run17.finished_at ?? run17.created_at, now);
+  const more = r.running && run17.status !== "Running" && run17.status !== "Starting" ? " (a run in progress)" : "";
+  return { text: `${run17.status} ${when}${more}`, style: statusStyle(run17.status) };
 }
 var WINDOW_DAYS;
 var init_status = __esm({
@@ -66779,11 +68187,11 @@ var init_operations = __esm({
 // src/commands/status.ts
 var status_exports = {};
 __export(status_exports, {
-  run: () => run8
+  run: () => run9
 });
-import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve15 } from "node:path";
-async function run8(options, io) {
+import { existsSync as existsSync4 } from "node:fs";
+import { resolve as resolve16 } from "node:path";
+async function run9(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
     if (format !== "text" && format !== "json")
@@ -66822,7 +68230,7 @@ async function select(ctx, options) {
     const projects = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects };
   }
-  if (existsSync3(resolve15(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve16(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project2 } = projectChoice(options, ctx.io);
   if (project2 === void 0) {
     throw new UserError(
@@ -66982,9 +68390,9 @@ var init_resolve_export = __esm({
 // src/commands/runs.ts
 var runs_exports = {};
 __export(runs_exports, {
-  run: () => run9
+  run: () => run10
 });
-async function run9(options, io) {
+async function run10(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json"], "text");
     const statuses = parseStatuses(options.status);
@@ -67037,9 +68445,9 @@ var init_runs3 = __esm({
 // src/commands/retry.ts
 var retry_exports = {};
 __export(retry_exports, {
-  run: () => run10
+  run: () => run11
 });
-async function run10(options, io) {
+async function run11(options, io) {
   return withService(options, io, async (ctx) => {
     const [name, runId] = options.args ?? [];
     if (runId && options.failed) throw new UserError("give either RUN_ID or --failed, not both");
@@ -67125,9 +68533,9 @@ var init_retry = __esm({
 var backfill_exports = {};
 __export(backfill_exports, {
   overlapWarning: () => overlapWarning,
-  run: () => run11
+  run: () => run12
 });
-async function run11(options, io) {
+async function run12(options, io) {
   const now = nowDate(io.clock);
   const format = parseFormat(options.format, ["text", "json"], "text");
   const window = checkWindowSyntax(options.start, options.end, now);
@@ -67194,9 +68602,9 @@ function renderLogsText(doc, paint) {
   const widest = (cells) => Math.max(...cells.map((c) => c.length));
   const time = widest(rows.map((r) => r.time));
   const level2 = widest(rows.map((r) => r.level));
-  const run16 = widest(rows.map((r) => r.run));
+  const run17 = widest(rows.map((r) => r.run));
   return rows.map((r) => {
-    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run16))}`;
+    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run17))}`;
     const head = `${r.time.padEnd(time)}  ${paint(LEVEL_STYLE[r.level], r.level.padEnd(level2))}${runs}`;
     return `${head}  ${r.message}
 `;
@@ -67216,9 +68624,9 @@ var init_logs = __esm({
 // src/commands/logs.ts
 var logs_exports = {};
 __export(logs_exports, {
-  run: () => run12
+  run: () => run13
 });
-async function run12(options, io) {
+async function run13(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json"], "text");
     const levels = parseLevels(options.level);
@@ -67290,9 +68698,9 @@ var init_logs2 = __esm({
 // src/commands/members.ts
 var members_exports = {};
 __export(members_exports, {
-  run: () => run13
+  run: () => run14
 });
-async function run13(options, io) {
+async function run14(options, io) {
   const format = parseFormat(options.format, ["text", "json"], "text");
   const project2 = await configuredProject(options.config, options, io);
   return withService(options, io, async (ctx) => {
@@ -67344,22 +68752,34 @@ var init_members = __esm({
 });
 
 // src/commands/scopes.ts
-var read, write2, pull, fixed, COMMAND_SCOPES;
+var PREFLIGHT_SCOPES, read, write2, pull, fixed, code, COMMAND_SCOPES;
 var init_scopes7 = __esm({
   "src/commands/scopes.ts"() {
     "use strict";
     init_operations();
     init_people();
     init_scopes2();
+    PREFLIGHT_SCOPES = [
+      { scope: "group:read", when: "a shared declaration aggregates by a group type index" },
+      { scope: "integration:read", when: "a shared declaration names an integration" },
+      { scope: MEMBERS_SCOPE, when: "a shared declaration names a member" }
+    ];
     read = (kinds) => mergeNeeds(kinds.flatMap((k) => k.scopes.read));
     write2 = (kinds) => mergeNeeds([...kinds.flatMap((k) => k.scopes.read), ...kinds.flatMap((k) => k.scopes.write)]);
     pull = (kinds) => mergeNeeds(kinds.flatMap((k) => k.scopes.pull));
     fixed = (needs) => () => [...needs];
+    code = (text2) => `\`${text2}\``;
     COMMAND_SCOPES = [
       { commands: ["validate"], byKind: false, needs: fixed([]) },
       { commands: ["plan", "pull --refresh"], byKind: true, needs: read },
       { commands: ["apply"], byKind: true, needs: write2 },
       { commands: ["pull"], byKind: true, needs: pull },
+      {
+        commands: ["promote"],
+        byKind: true,
+        needs: (kinds) => mergeNeeds([...read(kinds), ...pull(kinds), ...PREFLIGHT_SCOPES]),
+        summary: `what \`plan\` and \`pull\` need for the kinds the files declare, in both environments; ${PREFLIGHT_SCOPES.map((n) => `${code(n.scope)} when ${n.when}`).join("; ")} (without it that warning is not checked; \`plan\` of several environments reads the group types too)`
+      },
       { commands: ["status"], byKind: false, needs: fixed(OPERATION_SCOPES.status) },
       {
         commands: ["runs", "logs"],
@@ -67385,15 +68805,15 @@ var init_scopes7 = __esm({
 // src/commands/whoami.ts
 var whoami_exports = {};
 __export(whoami_exports, {
-  run: () => run14,
+  run: () => run15,
   verdict: () => verdict
 });
-import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve16 } from "node:path";
-async function run14(options, io) {
+import { existsSync as existsSync5 } from "node:fs";
+import { resolve as resolve17 } from "node:path";
+async function run15(options, io) {
   const format = parseFormat(options.format, ["text", "json"], "text");
   const paths = options.args ?? [];
-  const readFiles = paths.length > 0 || existsSync4(resolve16(io.cwd, "posthog"));
+  const readFiles = paths.length > 0 || existsSync5(resolve17(io.cwd, "posthog"));
   const loaded = readFiles ? await loadFiles(paths.length > 0 ? paths : ["posthog"], options, io, "validate") : void 0;
   const declared = new Set(loaded?.projects.flatMap((p) => p.manages) ?? []);
   const kinds = loaded ? KINDS.filter((k) => declared.has(k.name)) : KINDS;
@@ -67540,9 +68960,9 @@ var init_where = __esm({
 // src/commands/events.ts
 var events_exports = {};
 __export(events_exports, {
-  run: () => run15
+  run: () => run16
 });
-async function run15(options, io) {
+async function run16(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json", "csv"], "text");
     const limit = parseLimit(options.limit, "--limit", 100, 1e5);
@@ -67607,9 +69027,9 @@ var init_events3 = __esm({
 });
 
 // src/action/main.ts
-import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync4, statSync } from "node:fs";
+import { existsSync as existsSync7, mkdtempSync, readFileSync as readFileSync4, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join6, resolve as resolve17 } from "node:path";
+import { join as join6, resolve as resolve18 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -67832,7 +69252,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve18) => {
+  return new Promise((resolve19) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -67840,7 +69260,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve18(answer);
+      resolve19(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -67855,11 +69275,11 @@ function ask(question2) {
 init_paint();
 init_scrub();
 init_version();
-async function runCommand(run16, options, given) {
+async function runCommand(run17, options, given) {
   const scrubbing = given.scrubber ? void 0 : scrubbingIo(given, colorEnabled(given.env, false));
   const io = scrubbing?.io ?? given;
   try {
-    return await run16(options, io);
+    return await run17(options, io);
   } catch (error2) {
     io.stderr.write(`${describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}
 `);
@@ -68029,6 +69449,23 @@ function buildProgram(io, setExit) {
     )
   ).action(action(() => Promise.resolve().then(() => (init_pull5(), pull_exports))));
   connectionOptions(
+    program2.command("promote").description(
+      "carry edits made live in one environment into the shared files, and show the next environment's plan from them (sends only GET requests)"
+    ).argument("<source>", "the environment whose live objects are promoted").argument(
+      "[rest...]",
+      "the environment to plan (default: the one promoted from the source), then files or folders (default posthog/)"
+    ).option("--write", "write the edits into the shared files (default: only show them)").option(
+      "--adopt",
+      "also bring the source's live objects that no file declares into the shared files (never an id)"
+    ).option("--detailed-exitcode", "exit 0 when there is nothing to promote, 2 when there are edits").option("--out <file>", "also save the result as JSON (schemas/promote.schema.json)").addOption(formatOption(["text", "markdown", "json"]))
+  ).addHelpText(
+    "after",
+    help(
+      [...ENVIRONMENT_ENV, "  NO_COLOR            no colour (colour is used only on a terminal)"],
+      "posthog-gitops promote staging --write && posthog-gitops plan --env production"
+    )
+  ).action(action(() => Promise.resolve().then(() => (init_promote3(), promote_exports))));
+  connectionOptions(
     program2.command("status").description("batch exports at a glance: latest run, failures and records of the last 7 days").argument(
       "[paths...]",
       "only the exports these files or folders declare (default posthog/ when present)"
@@ -68110,8 +69547,8 @@ function buildProgram(io, setExit) {
 async function main(argv, env, given = processIo(env)) {
   const { io, flush } = scrubbingIo(given, colorEnabled(env, false));
   let exitCode = 0;
-  const program2 = buildProgram(io, (code) => {
-    exitCode = code;
+  const program2 = buildProgram(io, (code2) => {
+    exitCode = code2;
   });
   try {
     await program2.parseAsync(argv);
@@ -68142,8 +69579,8 @@ function bundledCli(version, env, cwd) {
           isTTY: false
         };
       }
-      const code = await main(["node", "posthog-gitops", ...args], env, io);
-      return { code, stdout };
+      const code2 = await main(["node", "posthog-gitops", ...args], env, io);
+      return { code: code2, stdout };
     }
   };
 }
@@ -68151,7 +69588,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve18, reject) => {
+      return new Promise((resolve19, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -68167,9 +69604,9 @@ function installedCli(label2, bin, env, cwd) {
           process.off("SIGINT", pass).off("SIGTERM", pass);
           reject(error2);
         });
-        child.once("close", (code, signal) => {
+        child.once("close", (code2, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve18({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve19({ code: code2 ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -68325,8 +69762,8 @@ var InputError = class extends Error {
 function readInputs(read2) {
   const get = (name) => read2(name, true);
   const command = get("command");
-  if (command !== "validate" && command !== "plan" && command !== "apply") {
-    throw new InputError("input command must be validate, plan or apply");
+  if (command !== "validate" && command !== "plan" && command !== "apply" && command !== "promote") {
+    throw new InputError("input command must be validate, plan, apply or promote");
   }
   const prune = get("prune");
   if (prune !== "true" && prune !== "false" && prune !== "") {
@@ -68350,7 +69787,7 @@ function readInputs(read2) {
   }
   const environments = get("environments").split(/\s+/).filter((name) => name !== "");
   for (const name of environments) {
-    if (!/^[A-Za-z][A-Za-z0-9_-]{0,62}$/.test(name)) {
+    if (!ENVIRONMENT_NAME2.test(name)) {
       throw new InputError(
         "input environments must be environment names (letters, digits, - and _) separated by spaces or lines, or all"
       );
@@ -68358,6 +69795,19 @@ function readInputs(read2) {
   }
   if (environments.includes("all") && environments.length > 1) {
     throw new InputError("input environments: all means every environment; name no other with it");
+  }
+  const promoteFrom = get("promote-from");
+  if (command === "promote") {
+    if (!ENVIRONMENT_NAME2.test(promoteFrom)) {
+      throw new InputError("input promote-from must name the environment to promote from (command promote)");
+    }
+    if (environments.length > 1 || environments.includes("all")) {
+      throw new InputError(
+        "input environments: promote plans one environment (default: the one promoted from promote-from)"
+      );
+    }
+  } else if (promoteFrom !== "") {
+    throw new InputError("input promote-from is for command promote");
   }
   const apiKeys = readApiKeys(read2("api-keys", false));
   const version = get("version");
@@ -68374,6 +69824,7 @@ function readInputs(read2) {
     apiKey: get("api-key"),
     environments,
     apiKeys,
+    promoteFrom,
     prune: prune === "true",
     undeclared: undeclared === "true",
     base,
@@ -68386,6 +69837,7 @@ function readInputs(read2) {
     version
   };
 }
+var ENVIRONMENT_NAME2 = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 function readApiKeys(text2) {
   const keys = {};
   text2.split("\n").forEach((raw, i) => {
@@ -68428,26 +69880,26 @@ function withoutInputs(env) {
 
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
-import { existsSync as existsSync5, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync2 } from "node:fs";
 import { join as join4 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve18, reject) => {
+  const code2 = await new Promise((resolve19, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status) => resolve18(status ?? 1));
+    child.once("close", (status) => resolve19(status ?? 1));
   });
-  if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
+  if (code2 !== 0) throw new Error(`npm could not install ${spec} (exit ${code2}); see npm's messages above`);
   const root = join4(prefix, "node_modules", "posthog-gitops");
   const bin = join4(root, "bin", "posthog-gitops.js");
-  if (!existsSync5(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
+  if (!existsSync6(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
   const installed = JSON.parse(readFileSync2(join4(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
@@ -68464,12 +69916,13 @@ async function runAction(ctx) {
   const { inputs, cli, report: report2 } = ctx;
   const paths = ["--", ...inputs.paths];
   if (inputs.command === "validate") {
-    const { code: code2 } = await cli.run(["validate", ...paths]);
-    if (code2 === 0) {
+    const { code: code3 } = await cli.run(["validate", ...paths]);
+    if (code3 === 0) {
       for (const [name, value] of Object.entries(NO_PLAN)) report2.setOutput(name, value);
     }
-    return code2;
+    return code3;
   }
+  if (inputs.command === "promote") return promote(ctx);
   const planFile = join5(ctx.outDir, "plan.json");
   const markdownFile = join5(ctx.outDir, "plan.md");
   const plan = await cli.run(
@@ -68507,7 +69960,7 @@ async function runAction(ctx) {
   report2.setOutput("markdown-file", markdownFile);
   report2.info(`has-changes=${hasChanges} destructive=${summary3.destructive}`);
   showMarkdown(report2, plan.stdout);
-  let code = 0;
+  let code2 = 0;
   if (inputs.command === "apply") {
     if (inputs.changedOnly && !inputs.prune && summary3.scope?.read === "full") {
       report2.error(
@@ -68516,12 +69969,48 @@ async function runAction(ctx) {
       return keepComment(ctx, plan.stdout, 1);
     }
     if (plan.code === 2) {
-      code = (await cli.run(["apply", "--auto-approve", "--plan", planFile])).code;
+      code2 = (await cli.run(["apply", "--auto-approve", "--plan", planFile])).code;
     } else {
       report2.info("No changes: nothing to apply.");
     }
   }
-  return keepComment(ctx, plan.stdout, code);
+  return keepComment(ctx, plan.stdout, code2);
+}
+async function promote(ctx) {
+  const { inputs, cli, report: report2 } = ctx;
+  const resultFile = join5(ctx.outDir, "promote.json");
+  const markdownFile = join5(ctx.outDir, "promote.md");
+  const run17 = await cli.run(
+    [
+      "promote",
+      "--write",
+      "--format",
+      "markdown",
+      "--out",
+      resultFile,
+      "--detailed-exitcode",
+      "--",
+      inputs.promoteFrom,
+      ...inputs.environments,
+      ...inputs.paths
+    ],
+    { captureStdout: true }
+  );
+  if (run17.code !== 0 && run17.code !== 2) {
+    for (const [name, value] of Object.entries(NO_PLAN)) report2.setOutput(name, value);
+    return run17.code;
+  }
+  writeFileSync2(markdownFile, run17.stdout, { flag: "wx" });
+  const result = JSON.parse(readFileSync3(resultFile, "utf8"));
+  const hasChanges = (result.files?.length ?? 0) > 0;
+  const destructive = result.plan?.summary?.destructive === true;
+  report2.setOutput("has-changes", String(hasChanges));
+  report2.setOutput("destructive", String(destructive));
+  report2.setOutput("plan-file", resultFile);
+  report2.setOutput("markdown-file", markdownFile);
+  report2.info(`has-changes=${hasChanges} destructive=${destructive}`);
+  showMarkdown(report2, run17.stdout);
+  return 0;
 }
 var NO_PLAN = {
   "has-changes": "false",
@@ -68529,10 +70018,10 @@ var NO_PLAN = {
   "plan-file": "",
   "markdown-file": ""
 };
-function failedPlanMarkdown(code, runUrl) {
+function failedPlanMarkdown(code2, runUrl) {
   return `### posthog-gitops plan failed
 
-The plan could not be made (exit ${code}): see the [job log](${runUrl}).
+The plan could not be made (exit ${code2}): see the [job log](${runUrl}).
 `;
 }
 function planSummary(file) {
@@ -68562,14 +70051,14 @@ function showMarkdown(report2, markdown) {
   report2.info(`::${token}::`);
   report2.endGroup();
 }
-async function keepComment(ctx, markdown, code) {
-  if (!ctx.comment) return code;
+async function keepComment(ctx, markdown, code2) {
+  if (!ctx.comment) return code2;
   try {
     await ctx.comment(markdown);
-    return code;
+    return code2;
   } catch (error2) {
     ctx.report.error(`could not keep the pull-request comment: ${error2.message}`);
-    return code === 0 ? 1 : code;
+    return code2 === 0 ? 1 : code2;
   }
 }
 
@@ -68598,8 +70087,8 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve17(workspace, inputs.workingDirectory);
-  if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
+  const cwd = resolve18(workspace, inputs.workingDirectory);
+  if (!existsSync7(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
   }
@@ -68652,7 +70141,7 @@ function commentOn(inputs, env) {
   };
 }
 function pullRequestNumber(eventPath) {
-  if (!eventPath || !existsSync6(eventPath)) return void 0;
+  if (!eventPath || !existsSync7(eventPath)) return void 0;
   const event2 = JSON.parse(readFileSync4(eventPath, "utf8"));
   const number = event2.pull_request?.number;
   return typeof number === "number" && Number.isSafeInteger(number) && number > 0 ? number : void 0;

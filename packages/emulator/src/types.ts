@@ -32,6 +32,16 @@ export interface ProjectRecord {
   api_token?: string;
   /** Session replay's linked flag setting: a flag named here cannot be deleted. */
   session_recording_linked_flag?: { id: number; key: string; variant?: string | null } | null;
+  /** Its group types (each project numbers its own, index 0 to 5). */
+  group_types?: GroupTypeRecord[];
+}
+
+export interface GroupTypeRecord {
+  group_type: string;
+  group_type_index: number;
+  name_singular?: string | null;
+  name_plural?: string | null;
+  created_at: string;
 }
 
 export interface MembershipRecord {
