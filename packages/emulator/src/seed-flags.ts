@@ -1,15 +1,17 @@
 /**
  * The feature-flag part of a seed: flags (partial records get the service's defaults), cohorts,
- * experiments, approval policies and change requests. Identity fields stay required; a flag's key must
- * follow the service's rule, so a seed cannot hold a flag the API would never have stored.
+ * experiments, early access features, product tours, approval policies and change requests. Identity
+ * fields stay required.
  */
 import { SeedError } from "./seed-error.js";
 import type {
   ApprovalPolicyRecord,
   ChangeRequestRecord,
   CohortRecord,
+  EarlyAccessFeatureRecord,
   ExperimentRecord,
   FeatureFlagRecord,
+  ProductTourRecord,
   StoreData,
 } from "./types.js";
 
@@ -31,11 +33,9 @@ function need<T>(record: Raw, key: string, kind: string, check: (v: unknown) => 
 }
 
 function flag(f: Raw, at: string): FeatureFlagRecord {
+  // Any non-empty key: the model does not constrain it (the API's key rule is a serializer check, and
+  // flags older than it, or written by the service itself, hold dots, spaces and tombstone suffixes).
   const key = need<string>(f, "key", "feature flag", (v) => typeof v === "string" && v !== "");
-  // Tombstones of flags linked to experiments keep `<key>:deleted:<id>`.
-  if (!FLAG_KEY_PATTERN.test(key.replace(/:deleted:\d+$/, ""))) {
-    throw new SeedError(`seed: feature flag key "${key}" may hold only letters, numbers, - and _`);
-  }
   const runtime = RUNTIMES.find((r) => r === f.evaluation_runtime) ?? "all";
   const created = str(f.created_at, at);
   return {
@@ -52,10 +52,10 @@ function flag(f: Raw, at: string): FeatureFlagRecord {
     updated_at: str(f.updated_at, created),
     last_modified_by: isInt(f.last_modified_by)
       ? f.last_modified_by
-      : isInt(f.created_by)
+      : f.last_modified_by !== null && isInt(f.created_by)
         ? f.created_by
         : null,
-    version: isInt(f.version) ? f.version : 1,
+    version: isInt(f.version) ? f.version : f.version === null ? null : 1,
     ensure_experience_continuity: f.ensure_experience_continuity === true,
     is_remote_configuration: f.is_remote_configuration === true,
     has_encrypted_payloads: f.has_encrypted_payloads === true,
@@ -176,6 +176,26 @@ function experiment(e: Raw): ExperimentRecord {
   };
 }
 
+function earlyAccessFeature(e: Raw): EarlyAccessFeatureRecord {
+  return {
+    id: need<number>(e, "id", "early access feature", isInt),
+    team_id: need<number>(e, "team_id", "early access feature", isInt),
+    name: str(e.name, `Feature ${e.id}`),
+    feature_flag: isInt(e.feature_flag) ? e.feature_flag : null,
+    deleted: e.deleted === true,
+  };
+}
+
+function productTour(t: Raw): ProductTourRecord {
+  return {
+    id: need<number>(t, "id", "product tour", isInt),
+    team_id: need<number>(t, "team_id", "product tour", isInt),
+    name: str(t.name, `Tour ${t.id}`),
+    internal_targeting_flag: isInt(t.internal_targeting_flag) ? t.internal_targeting_flag : null,
+    deleted: t.deleted === true,
+  };
+}
+
 function policy(p: Raw, index: number): ApprovalPolicyRecord {
   const action = ACTION_KEYS.find((a) => a === p.action_key);
   if (!action) {
@@ -231,7 +251,16 @@ export function normaliseFlagData(
   list: (key: string) => Raw[],
   at: string,
   sequences: Raw,
-): Pick<StoreData, "feature_flags" | "cohorts" | "experiments" | "approval_policies" | "change_requests"> & {
+): Pick<
+  StoreData,
+  | "feature_flags"
+  | "cohorts"
+  | "experiments"
+  | "early_access_features"
+  | "product_tours"
+  | "approval_policies"
+  | "change_requests"
+> & {
   next: { feature_flag: number; cohort: number };
 } {
   const feature_flags = list("feature_flags").map((f) => flag(f, at));
@@ -242,6 +271,8 @@ export function normaliseFlagData(
     feature_flags,
     cohorts,
     experiments: list("experiments").map(experiment),
+    early_access_features: list("early_access_features").map(earlyAccessFeature),
+    product_tours: list("product_tours").map(productTour),
     approval_policies: list("approval_policies").map(policy),
     change_requests: list("change_requests").map((c) => changeRequest(c, at)),
     next: {

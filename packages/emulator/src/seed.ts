@@ -21,6 +21,7 @@ import type {
   IntegrationRecord,
   MembershipRecord,
   OrganizationRecord,
+  ProjectRecord,
   StoreData,
   UserRecord,
 } from "./types.js";
@@ -173,6 +174,14 @@ export function normaliseSeed(
     organization: need<string>(p, "organization", "project", isStr),
     ...(p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {}),
     ...(isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard as number } : {}),
+    api_token: typeof p.api_token === "string" && p.api_token !== "" ? p.api_token : `phc_project_${p.id}`,
+    ...(isDict(p.session_recording_linked_flag) && isInt((p.session_recording_linked_flag as Raw).id)
+      ? {
+          session_recording_linked_flag: structuredClone(
+            p.session_recording_linked_flag,
+          ) as ProjectRecord["session_recording_linked_flag"],
+        }
+      : {}),
     ...(Array.isArray(p.group_types)
       ? { group_types: (p.group_types as Raw[]).map((g) => groupType(g, at)) }
       : {}),

@@ -78,6 +78,10 @@ export interface ServiceSettings {
    * service upgrade does.
    */
   cohort_bytecode_version: number;
+  /** Flags (not deleted) a team may have before a create is refused (`MAX_FEATURE_FLAGS_PER_TEAM`). */
+  max_feature_flags_per_team: number;
+  /** Bytes a flag's stored `filters` may take (`MAX_FEATURE_FLAG_FILTER_SIZE_BYTES`, 512 KiB). */
+  max_feature_flag_filter_size_bytes: number;
 }
 
 /** Settings a seed or the `service` option may give: any subset, flags one by one. */
@@ -96,6 +100,8 @@ export function defaultService(): ServiceSettings {
     max_actions_per_team: 500,
     cohort_calculation_ms: 0,
     cohort_bytecode_version: 1,
+    max_feature_flags_per_team: 2000,
+    max_feature_flag_filter_size_bytes: 524_288,
   };
 }
 
@@ -148,6 +154,11 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         }
         out.cohort_bytecode_version = v as number;
         break;
+      case "max_feature_flags_per_team":
+      case "max_feature_flag_filter_size_bytes":
+        if (!Number.isInteger(v) || (v as number) < 0) return `"service.${key}" must be a whole number`;
+        out[key] = v as number;
+        break;
       case "max_concurrent_backfills":
         if (!Number.isInteger(v) || (v as number) < 0) {
           return '"service.max_concurrent_backfills" must be a whole number';
@@ -168,7 +179,7 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         break;
       }
       default:
-        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch, max_actions_per_team, cohort_calculation_ms, cohort_bytecode_version)`;
+        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch, max_actions_per_team, cohort_calculation_ms, cohort_bytecode_version, max_feature_flags_per_team, max_feature_flag_filter_size_bytes)`;
     }
   }
   // `rules` brings its own flag PATCH semantics, unless the same value says otherwise.

@@ -27,6 +27,13 @@ export interface ProjectRecord {
   primary_dashboard?: number | null;
   /** "Filter out internal and test users": property filters, cohort ones `{type: "cohort", value: id}`. */
   test_account_filters?: unknown[];
+  /**
+   * The project API token (`phc_…`) SDKs send; a `?token=` on a project route picks the project by it
+   * (the seed gives every project one).
+   */
+  api_token?: string;
+  /** Session replay's linked flag setting: a flag named here cannot be deleted. */
+  session_recording_linked_flag?: { id: number; key: string; variant?: string | null } | null;
   /** Its group types (each project numbers its own, index 0 to 5). */
   group_types?: GroupTypeRecord[];
 }
@@ -335,7 +342,8 @@ export interface FeatureFlagRecord {
   created_by: number | null;
   updated_at: string;
   last_modified_by: number | null;
-  version: number;
+  /** Null on rows older than the column (a write counts it as 0). */
+  version: number | null;
   ensure_experience_continuity: boolean;
   is_remote_configuration: boolean;
   has_encrypted_payloads: boolean;
@@ -478,6 +486,24 @@ export interface ExperimentRecord {
   variants?: unknown;
 }
 
+/** An early access feature, only as far as flags care: the flag it runs on. */
+export interface EarlyAccessFeatureRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  feature_flag: number | null;
+  deleted: boolean;
+}
+
+/** A product tour, only as far as flags care: its internal targeting flag stays out of the flag list. */
+export interface ProductTourRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  internal_targeting_flag: number | null;
+  deleted: boolean;
+}
+
 /** An organization's (or one project's) approval policy for one flag action. */
 export interface ApprovalPolicyRecord {
   id: string;
@@ -535,6 +561,23 @@ export interface DashboardTemplateRecord {
   tags: string[];
 }
 
+/**
+ * One row of the service's activity log (`ActivityLog`), as far as the emulator keeps it: which object
+ * changed, how (`created`, `updated`, `deleted`), by whom and when. Written by flag writes; the change
+ * details and the activity endpoints are not modelled.
+ */
+export interface ActivityLogRecord {
+  id: string;
+  team_id: number;
+  scope: string;
+  item_id: string;
+  activity: string;
+  user: number | null;
+  created_at: string;
+  /** The object's name at the time (a flag's key). */
+  name: string | null;
+}
+
 /** A user's view of a project-tree item (`FileSystemViewLog`): a dashboard's `last_viewed_at`. */
 export interface ViewLogRecord {
   team_id: number;
@@ -566,12 +609,16 @@ export interface StoreData {
   hog_functions: HogFunctionRecord[];
   persons: PersonRecord[];
   experiments: ExperimentRecord[];
+  early_access_features: EarlyAccessFeatureRecord[];
+  product_tours: ProductTourRecord[];
   approval_policies: ApprovalPolicyRecord[];
   change_requests: ChangeRequestRecord[];
   insights: InsightRecord[];
   quick_filters: QuickFilterRecord[];
   dashboard_templates: DashboardTemplateRecord[];
   view_logs: ViewLogRecord[];
+  /** Rows of the activity log (flag writes). */
+  activity_log: ActivityLogRecord[];
   /** Access control rules (access.ts). */
   access_controls: AccessControlRecord[];
   /** Open browser sessions. */

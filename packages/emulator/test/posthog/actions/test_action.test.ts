@@ -1,6 +1,6 @@
 /**
- * Port of PostHog's products/actions/backend/api/test/test_action.py (revision 5310d0c, the one
- * service-api.md §13 cites), each case cited as `path::TestActionApi::test`.
+ * Port of PostHog's products/actions/backend/api/test/test_action.py (PostHog revision: 5310d0c, the
+ * one service-api.md §13 cites), each case cited as `path::TestActionApi::test`.
  *
  * Set-up: `Action.objects.create`, `Insight.objects.create`, `Cohort.objects.create`,
  * `HogFunction.objects.create`, `Experiment.objects.create` are records of the emulator's state

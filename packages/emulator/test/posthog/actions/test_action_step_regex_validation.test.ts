@@ -1,6 +1,6 @@
 /**
- * Port of PostHog's products/actions/backend/api/test/test_action_step_regex_validation.py (newest
- * stored revision, e2192c9): "repro for #96347". The tests give one step to
+ * Port of PostHog's products/actions/backend/api/test/test_action_step_regex_validation.py (PostHog
+ * revision: e2192c9, the newest stored): "repro for #96347". The tests give one step to
  * `ActionStepJSONSerializer`; the port sends it as an action's step through the API, so "valid" is a
  * 201 and "invalid" a 400 whose `attr` names the step's field (`steps__0__<field>`, where
  * `serializer.errors` has `<field>`). "Not logged" is what the emulator writes to its process's stderr

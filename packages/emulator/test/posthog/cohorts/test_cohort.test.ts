@@ -1,5 +1,5 @@
 /**
- * Port of PostHog's posthog/api/test/test_cohort.py (newest stored revision: the viewset in
+ * Port of PostHog's posthog/api/test/test_cohort.py (PostHog revision: newest stored; the viewset in
  * posthog/api/cohort.py, the model in products/cohorts/backend; classes TestCohort, TestCohortUsedIn,
  * TestCalculateCohortCommand, TestCohortTypeIntegration), each case cited as `path::Class::test`.
  *
