@@ -54,7 +54,8 @@ export function savedPlanText(saved: Omit<SavedPlan, "saved_plan_version">): str
 
 /**
  * The plans of several environments in one file: one environment's is a saved plan as above (with its
- * `environment`); several are `{ saved_plan_version, environments: [...] }`, each bound to its own.
+ * `environment`); several are `{ saved_plan_version, environments: [...] }`, each bound to its own (the
+ * single-project files beside them, SPEC §9, by their project: they name no environment).
  */
 export function savedPlansText(saved: ReadonlyArray<Omit<SavedPlan, "saved_plan_version">>): string {
   if (saved.length === 1 && saved[0] !== undefined) return savedPlanText(saved[0]);
@@ -156,14 +157,9 @@ export async function readSavedPlans(file: string, kinds: readonly PlanKind[]): 
   }
   const version = (data as { saved_plan_version?: unknown } | null)?.saved_plan_version;
   const environments = (data as { environments?: unknown } | null)?.environments;
+  // Several plans: each environment's names it; single-project files' are bound by their project.
   const list = Array.isArray(environments) ? environments : [data];
-  const named = list.every((s) => typeof (s as { environment?: unknown } | null)?.environment === "string");
-  if (
-    version !== SAVED_PLAN_VERSION ||
-    list.length === 0 ||
-    (Array.isArray(environments) && !named) ||
-    !list.every((s) => savedValidator(kinds)(s))
-  ) {
+  if (version !== SAVED_PLAN_VERSION || list.length === 0 || !list.every((s) => savedValidator(kinds)(s))) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused",
