@@ -36,7 +36,7 @@ function cohortAction(action: Action, about: About): Action | undefined {
   };
   if (action.action === "soft_delete" && live !== undefined) return softDelete(action, live, about);
   if ((action.action !== "update" && action.action !== "create") || desired === undefined) return action;
-  if (action.changes.some((c) => c.path === "is_static")) {
+  if (action.action === "update" && action.changes.some((c) => c.path === "is_static")) {
     return refuse(
       `${owner} is ${live?.is_static === true ? "static" : "dynamic"} and is declared ${desired.is_static === true ? "static" : "dynamic"}: a cohort cannot switch (static ones hold uploaded members); tombstone it and declare a new one under another name`,
     );
