@@ -117,7 +117,8 @@ describe("cohorts and actions named by name", () => {
     expect(filters("Beta testers")).toContain(
       `{"type":"cohort","value":${power},"key":"id","negation":false}`,
     );
-    const source = (service.insights[0]?.query as { source: Record<string, unknown> }).source;
+    const source =
+      (service.insights[0]?.query as { source: Record<string, unknown> } | undefined)?.source ?? {};
     expect(source.series).toEqual([expect.objectContaining({ kind: "ActionsNode", id: signed })]);
     expect(source.properties).toEqual([{ type: "cohort", value: beta, operator: "in", key: "id" }]);
     expect(source.breakdownFilter).toEqual({ breakdown_type: "cohort", breakdown: [beta, power] });

@@ -50,6 +50,10 @@ async function applyThenPlan(text: string) {
   return (await planOf(text)).actions;
 }
 
+/** The first step of the first action, as the service stores it. */
+const firstStep = (): Record<string, unknown> =>
+  ((service.actions[0]?.steps ?? []) as Array<Record<string, unknown>>)[0] ?? {};
+
 const writes = () => server.seen.filter((r) => r.method !== "GET");
 
 const cohort = (condition: string) => `cohorts:
@@ -186,21 +190,21 @@ const action = (step: string) => `actions:
 describe("an action is compared after each rewrite of its steps (apply, then the plan is empty)", () => {
   it("steps filled to their ten keys", async () => {
     expect(await applyThenPlan(action("{event: user signed up}"))).toEqual([]);
-    expect(Object.keys((service.actions[0]?.steps as object[])[0] ?? {})).toHaveLength(10);
+    expect(Object.keys(firstStep())).toHaveLength(10);
   });
 
   it("url_matching defaulted to contains (and an explicit null kept)", async () => {
     expect(await applyThenPlan(action("{event: $pageview, url: /welcome}"))).toEqual([]);
-    expect((service.actions[0]?.steps as Array<Record<string, unknown>>)[0]?.url_matching).toBe("contains");
+    expect(firstStep().url_matching).toBe("contains");
     expect(await applyThenPlan(action("{event: $pageview, url: /welcome, url_matching: null}"))).toEqual([]);
-    expect((service.actions[0]?.steps as Array<Record<string, unknown>>)[0]?.url_matching).toBe(null);
+    expect(firstStep().url_matching).toBe(null);
   });
 
   it("url and selector trimmed", async () => {
     expect(
       await applyThenPlan(action("{event: $autocapture, url: ' /pricing ', selector: ' button.cta '}")),
     ).toEqual([]);
-    expect((service.actions[0]?.steps as Array<Record<string, unknown>>)[0]).toMatchObject({
+    expect(firstStep()).toMatchObject({
       url: "/pricing",
       selector: "button.cta",
     });
