@@ -4,27 +4,25 @@
  * service's rewrites, filters.ts) and what a table cannot say: the offline checks (checks.ts: a static
  * cohort is a container, without criteria); at plan, a cohort never switches between static and
  * dynamic, a static one's criteria are never sent, and a cohort that active flags target never gains
- * a behavioral condition (usage.ts: the service refuses each); a soft delete runs after the cohorts
- * that contain it, and warns of the active flags that still target it (the service refuses it then,
- * and apply quotes why). Soft-deleted cohorts are read by id (a pinned one is restored with a
+ * a behavioral condition (usage.ts: the service refuses each); a soft delete runs after what refers
+ * to it (flags, insights, cohorts) is changed or deleted, and warns of those that will still use it
+ * (the service refuses it then, and apply quotes why). Soft-deleted cohorts are read by id (a pinned one is restored with a
  * compared update). Every write but a soft delete recalculates a cohort: the plan sends none that
  * changes nothing.
  */
-import type { Action, LiveKind, LiveObject, ObjectLink } from "../../plan/types.js";
-import { findReferences } from "../define/index.js";
+import type { ProjectView } from "../../plan/kinds.js";
+import type { Action, LiveKind, LiveObject } from "../../plan/types.js";
 import { defineModel, type ModelActionContext } from "../define/model.js";
 import { COHORT_ANSWERS, type Cohort } from "./answers.js";
 import { checkCohort } from "./checks.js";
 import { cohortFields, type DesiredCohort } from "./fields.js";
-import { COHORT_DEFS, COHORT_FILTER_REFERENCES, hasBehavioralLeaf, type Json } from "./filters.js";
+import { COHORT_DEFS, hasBehavioralLeaf, type Json } from "./filters.js";
 import { COHORT_SCOPES } from "./scopes.js";
 import { COHORT_ENDPOINTS } from "./service.js";
-import { activeFlagsUsing, behavioralChain } from "./usage.js";
+import { activeFlagsUsing, behavioralChain, liveReferrers } from "./usage.js";
 
 type LiveCohort = Cohort & LiveObject & { name: string };
 type About = ModelActionContext<DesiredCohort, LiveCohort, LiveKind>;
-
-const CONTAINS = COHORT_FILTER_REFERENCES.filter((s) => s.kind === "cohort");
 
 /** What only cohorts need of the model's plan (see the module's comment). */
 function cohortAction(action: Action, about: About): Action | undefined {
@@ -60,29 +58,33 @@ function cohortAction(action: Action, about: About): Action | undefined {
   return action;
 }
 
-/** A soft delete: after the live cohorts that contain it; a warning for the active flags that target it. */
+/**
+ * A soft delete: after what refers to it among the live objects the plan read (flags, insights and
+ * cohorts naming its id: apply changes or deletes them first), with a warning when some of them will
+ * still name it (the service refuses the delete then, and apply quotes why).
+ */
 function softDelete(action: Action, live: LiveCohort, { ctx }: About): Action {
-  const containing: ObjectLink[] = (ctx.live.objects as LiveCohort[])
-    .filter((o) => o.id !== live.id && o.deleted !== true)
-    .filter((o) =>
-      findReferences(o.filters as Json | undefined, CONTAINS).some(
-        ({ node }) => String(node.value) === String(live.id),
-      ),
-    )
-    .map((o) => ({ kind: "cohort", name: o.name, id: o.id }));
-  const flags = activeFlagsUsing(live.id, ctx.others);
+  const referrers = liveReferrers(live, ctx.others ?? ownOnly(ctx.live));
+  const still = liveReferrers(live, ctx.others ?? ownOnly(ctx.live), true);
+  const words = (kind: string) => kind.replaceAll("_", " ");
   const warnings =
-    flags.length > 0
+    still.length > 0
       ? [
-          `active feature flags target it (${flags.join(", ")}): the service refuses to delete it until they no longer do`,
+          `still used by ${still.map((l) => `${words(l.kind)} "${l.name}"`).join(", ")}: the service refuses to delete a cohort that flags, insights or other cohorts use`,
         ]
       : [];
   return {
     ...action,
-    ...(containing.length > 0 ? { required_by: containing } : {}),
+    ...(referrers.length > 0 ? { required_by: referrers } : {}),
     warnings: [...action.warnings, ...warnings],
   };
 }
+
+/** A view of this kind's live state alone (a plan context built without the other kinds). */
+const ownOnly = (live: LiveKind): ProjectView => ({
+  declared: () => [],
+  live: (kind) => (kind === "cohort" ? live : undefined),
+});
 
 export const cohortModel = defineModel<typeof cohortFields.fields, Cohort, LiveCohort, DesiredCohort>({
   name: "cohort",

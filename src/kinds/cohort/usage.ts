@@ -151,3 +151,68 @@ export function activeFlagsUsing(id: number | string, view: ProjectView | undefi
     .filter((f) => findReferences(f.filters, FLAG_COHORTS).some(({ node }) => users.has(String(node.value))))
     .map((f) => f.name ?? String(f.id));
 }
+
+/** Where any object stores a cohort's id: a condition or property `{type: cohort, value}`, a breakdown. */
+const ANY_COHORT: readonly ReferenceSpec[] = [
+  { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value" },
+  {
+    kind: "cohort",
+    at: "**",
+    where: { breakdown_type: "cohort" },
+    name: "cohort",
+    id: "breakdown",
+    list: true,
+  },
+];
+
+const namesId = (value: unknown, id: string) =>
+  findReferences(value, ANY_COHORT).some(({ spec, node }) => {
+    const held = node[spec.id];
+    return Array.isArray(held) ? held.some((x) => String(x) === id) : String(held) === id;
+  });
+
+/** The kinds whose live objects may hold a cohort's id, and the field that holds it. */
+const HOLDERS: ReadonlyArray<[kind: string, field: string]> = [
+  ["feature_flag", "filters"],
+  ["insight", "query"],
+  ["cohort", "filters"],
+];
+
+/**
+ * The live objects (read by the plan) whose values name cohort `cohort` by its id: the flags that
+ * target it, the insights that filter or break down by it, the cohorts that contain it. With `still`,
+ * only those whose declaration in this project still names it after this apply (or no file declares):
+ * the service refuses to delete a cohort they use.
+ */
+export function liveReferrers(
+  cohort: { id: number | string; name: string },
+  view: ProjectView | undefined,
+  still = false,
+): ObjectLink[] {
+  const id = String(cohort.id);
+  return HOLDERS.flatMap(([kind, field]) =>
+    ((view?.live(kind)?.objects ?? []) as Array<LiveObject & Record<string, unknown>>)
+      .filter((o) => o.deleted !== true && !(kind === "cohort" && String(o.id) === id))
+      .filter((o) => namesId(o[field], id))
+      .filter((o) => !still || stillNames(kind, o, cohort, view))
+      .map((o) => ({ kind, name: o.name ?? String(o.id), id: o.id })),
+  );
+}
+
+/** Whether the declaration of live object `o` (by pin, else name) still names the cohort; none: yes. */
+function stillNames(
+  kind: string,
+  o: LiveObject,
+  cohort: { id: number | string; name: string },
+  view: ProjectView | undefined,
+): boolean {
+  const declared = view?.declared(kind) ?? [];
+  const d =
+    declared.find((x) => x.id !== undefined && String(x.id) === String(o.id)) ??
+    declared.find((x) => x.id === undefined && x.name === o.name);
+  if (d === undefined) return true;
+  if (d.deleted) return false;
+  return (d.refs ?? []).some(
+    (r) => r.kind === "cohort" && (r.name === cohort.name || String(r.id) === String(cohort.id)),
+  );
+}
