@@ -1,8 +1,7 @@
 /**
  * What the service answers about cohorts (service-api.md §12; posthog/api/cohort.py): each answer's
  * type, as the real service sends it (only the fields the tool reads or writes are typed precisely),
- * and its shape, checked before anything reads it (SPEC §8). Lists are read with `basic=true` (no
- * `query`, `groups` or error texts).
+ * and its shape, checked before anything reads it (SPEC §8).
  */
 import { type AnswerShape, answerTypes, listPage } from "../../service/shapes.js";
 

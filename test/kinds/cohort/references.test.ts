@@ -195,9 +195,9 @@ describe("cohorts and actions named by name", () => {
     const made = await readAndPlanChange(KINDS, client, config.projects, options, change);
     expect(made.plan.actions.map((a) => `${a.action} ${a.object.name}`)).toEqual(["update Beta testers"]);
     expect(server.seen.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
-      "GET /api/projects/7/cohorts/?basic=true&limit=1",
-      "GET /api/projects/7/cohorts/?basic=true&search=Beta+testers&limit=100",
-      "GET /api/projects/7/cohorts/?basic=true&search=Power+users&limit=100",
+      "GET /api/projects/7/cohorts/?limit=1",
+      "GET /api/projects/7/cohorts/?search=Beta+testers&limit=100",
+      "GET /api/projects/7/cohorts/?search=Power+users&limit=100",
     ]);
   });
 
