@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { withFile, writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS, type Kind } from "../kinds/index.js";
-import type { Action } from "../plan/types.js";
+import type { Action, LiveObject } from "../plan/types.js";
 import { getPath, isPlainObject } from "../plan/values.js";
 import { escapeItem } from "../pull/escape.js";
 import { type FieldRefresh, refreshText } from "../pull/refresh.js";
@@ -37,6 +37,7 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
     const made = await readAndPlan(KINDS, client, desired.projects, buildOptions({ args: [...paths] }, io));
     failOnErrors(made.errors, out);
     const pulled = new Map<string, Map<number | string, Record<string, unknown>>>();
+    const lists = new Map<string, Promise<LiveObject[]>>();
     for (const action of made.plan.actions) {
       const { object } = action;
       const kind = KINDS.find((k) => k.name === object.kind) as Kind;
@@ -48,7 +49,7 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
       }
       const fields = fieldsOf(kind, action);
       if (fields.length === 0 || object.id === undefined) continue;
-      const items = await livePulled(pulled, kind, client, object.project);
+      const items = await livePulled(pulled, lists, kind, client, object.project);
       const item = items.get(object.id);
       if (!item) continue;
       for (const path of fields) {
@@ -98,6 +99,7 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
 /** The kind's pulled items of a project, by id, escaped as pull writes them; read once per kind. */
 async function livePulled(
   cache: Map<string, Map<number | string, Record<string, unknown>>>,
+  lists: Map<string, Promise<LiveObject[]>>,
   kind: Kind,
   client: ServiceClient,
   project: number,
@@ -105,8 +107,19 @@ async function livePulled(
   const key = `${project}/${kind.name}`;
   let items = cache.get(key);
   if (!items) {
-    // The files name objects of other kinds as a full pull would (a tile's insight by its name).
-    const pulled = await kind.pull(client, project, { kinds: KINDS.map((k) => k.name) });
+    // The files name objects of other kinds as a full pull would (a tile's insight, a flag's cohort,
+    // by its name): each kind's list read once per project.
+    const live = (name: string) => {
+      const other = KINDS.find((k) => k.name === name);
+      if (other?.listLive === undefined) return undefined;
+      let list = lists.get(`${project}/${name}`);
+      if (list === undefined) {
+        list = other.listLive(client, project);
+        lists.set(`${project}/${name}`, list);
+      }
+      return list;
+    };
+    const pulled = await kind.pull(client, project, { kinds: KINDS.map((k) => k.name), live });
     items = new Map(
       pulled.items.map((item) => [item.id as number | string, escapeItem(item) as Record<string, unknown>]),
     );
