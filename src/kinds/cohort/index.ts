@@ -13,13 +13,14 @@
 import type { ProjectView } from "../../plan/kinds.js";
 import type { Action, LiveKind, LiveObject } from "../../plan/types.js";
 import { defineModel, type ModelActionContext } from "../define/model.js";
+import { liveReferrers } from "../define/referrers.js";
 import { COHORT_ANSWERS, type Cohort } from "./answers.js";
 import { checkCohort } from "./checks.js";
 import { cohortFields, type DesiredCohort } from "./fields.js";
 import { COHORT_DEFS, hasBehavioralLeaf, type Json } from "./filters.js";
 import { COHORT_SCOPES } from "./scopes.js";
 import { COHORT_ENDPOINTS } from "./service.js";
-import { activeFlagsUsing, behavioralChain, liveReferrers } from "./usage.js";
+import { activeFlagsUsing, behavioralChain, COHORT_HOLDERS } from "./usage.js";
 
 type LiveCohort = Cohort & LiveObject & { name: string };
 type About = ModelActionContext<DesiredCohort, LiveCohort, LiveKind>;
@@ -64,8 +65,10 @@ function cohortAction(action: Action, about: About): Action | undefined {
  * still name it (the service refuses the delete then, and apply quotes why).
  */
 function softDelete(action: Action, live: LiveCohort, { ctx }: About): Action {
-  const referrers = liveReferrers(live, ctx.others ?? ownOnly(ctx.live));
-  const still = liveReferrers(live, ctx.others ?? ownOnly(ctx.live), true);
+  const view = ctx.others ?? ownOnly(ctx.live);
+  const target = { kind: "cohort", id: live.id, name: live.name };
+  const referrers = liveReferrers(target, COHORT_HOLDERS, view);
+  const still = liveReferrers(target, COHORT_HOLDERS, view, true);
   const words = (kind: string) => kind.replaceAll("_", " ");
   const warnings =
     still.length > 0

@@ -10,6 +10,7 @@ import type { Declared } from "../../config/types.js";
 import type { ProjectView } from "../../plan/kinds.js";
 import type { LiveObject, ObjectLink } from "../../plan/types.js";
 import { findReferences, type ReferenceSpec } from "../define/index.js";
+import type { Holder } from "../define/referrers.js";
 import { COHORT_FILTER_REFERENCES, hasBehavioralLeaf, type Json } from "./filters.js";
 
 interface Known {
@@ -152,7 +153,7 @@ export function activeFlagsUsing(id: number | string, view: ProjectView | undefi
     .map((f) => f.name ?? String(f.id));
 }
 
-/** Where any object stores a cohort's id: a condition or property `{type: cohort, value}`, a breakdown. */
+/** Where other objects store a cohort's id: a condition or property `{type: cohort, value}`, a breakdown. */
 const ANY_COHORT: readonly ReferenceSpec[] = [
   { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value" },
   {
@@ -165,54 +166,9 @@ const ANY_COHORT: readonly ReferenceSpec[] = [
   },
 ];
 
-const namesId = (value: unknown, id: string) =>
-  findReferences(value, ANY_COHORT).some(({ spec, node }) => {
-    const held = node[spec.id];
-    return Array.isArray(held) ? held.some((x) => String(x) === id) : String(held) === id;
-  });
-
-/** The kinds whose live objects may hold a cohort's id, and the field that holds it. */
-const HOLDERS: ReadonlyArray<[kind: string, field: string]> = [
-  ["feature_flag", "filters"],
-  ["insight", "query"],
-  ["cohort", "filters"],
+/** The flags that target a cohort, the insights that filter or break down by it, the cohorts that contain it. */
+export const COHORT_HOLDERS: readonly Holder[] = [
+  { kind: "feature_flag", field: "filters", specs: ANY_COHORT },
+  { kind: "insight", field: "query", specs: ANY_COHORT },
+  { kind: "cohort", field: "filters", specs: ANY_COHORT },
 ];
-
-/**
- * The live objects (read by the plan) whose values name cohort `cohort` by its id: the flags that
- * target it, the insights that filter or break down by it, the cohorts that contain it. With `still`,
- * only those whose declaration in this project still names it after this apply (or no file declares):
- * the service refuses to delete a cohort they use.
- */
-export function liveReferrers(
-  cohort: { id: number | string; name: string },
-  view: ProjectView | undefined,
-  still = false,
-): ObjectLink[] {
-  const id = String(cohort.id);
-  return HOLDERS.flatMap(([kind, field]) =>
-    ((view?.live(kind)?.objects ?? []) as Array<LiveObject & Record<string, unknown>>)
-      .filter((o) => o.deleted !== true && !(kind === "cohort" && String(o.id) === id))
-      .filter((o) => namesId(o[field], id))
-      .filter((o) => !still || stillNames(kind, o, cohort, view))
-      .map((o) => ({ kind, name: o.name ?? String(o.id), id: o.id })),
-  );
-}
-
-/** Whether the declaration of live object `o` (by pin, else name) still names the cohort; none: yes. */
-function stillNames(
-  kind: string,
-  o: LiveObject,
-  cohort: { id: number | string; name: string },
-  view: ProjectView | undefined,
-): boolean {
-  const declared = view?.declared(kind) ?? [];
-  const d =
-    declared.find((x) => x.id !== undefined && String(x.id) === String(o.id)) ??
-    declared.find((x) => x.id === undefined && x.name === o.name);
-  if (d === undefined) return true;
-  if (d.deleted) return false;
-  return (d.refs ?? []).some(
-    (r) => r.kind === "cohort" && (r.name === cohort.name || String(r.id) === String(cohort.id)),
-  );
-}

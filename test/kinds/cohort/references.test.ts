@@ -201,6 +201,54 @@ describe("cohorts and actions named by name", () => {
     ]);
   });
 
+  it("a soft delete runs after what names it, and warns of what still will", async () => {
+    await applyPlan(await planOf(ALL), client, { kinds: KINDS });
+    const signed = service.actions.find((a) => a.name === "Signed up");
+    const power = service.cohorts.find((c) => c.name === "Power users");
+    // The action goes, the cohort that uses it stays: a warning, and the service deletes it anyway.
+    const alone = await planOf(
+      ALL.replace(
+        "  - name: Signed up\n    steps: [{event: user signed up}]",
+        "  - name: Signed up\n    deleted: true",
+      ),
+    );
+    const gone = alone.actions.find((a) => a.object.name === "Signed up");
+    expect(gone?.warnings).toEqual([
+      'still used by cohort "Power users", insight "Signups of beta testers": the service deletes it all the same, and they keep its id, matching nothing',
+    ]);
+    // Both go: the cohort first (apply orders by required_by), no warning.
+    const text = ALL.replace(/insights:[\s\S]*$/, "")
+      .replace(
+        / {2}- name: Power users\n[\s\S]*?(?= {2}- name: Beta testers)/,
+        "  - name: Power users\n    deleted: true\n",
+      )
+      .replace(/ {2}- name: Beta testers\n[\s\S]*$/, "  - name: Beta testers\n    deleted: true\n")
+      .replace(
+        "  - name: Signed up\n    steps: [{event: user signed up}]",
+        "  - name: Signed up\n    deleted: true",
+      );
+    const both = await planOf(text);
+    const action = both.actions.find((a) => a.object.name === "Signed up");
+    expect(action?.warnings).toEqual([]);
+    expect(action?.required_by).toEqual([{ kind: "cohort", name: "Power users", id: power?.id }]);
+    const cohort = both.actions.find((a) => a.object.name === "Power users");
+    expect(cohort?.required_by).toEqual([{ kind: "cohort", name: "Beta testers", id: expect.any(Number) }]);
+    server.seen.length = 0;
+    expect((await applyPlan(both, client, { kinds: KINDS })).ok).toBe(true);
+    const deletes = server.seen.filter((r) => r.method === "PATCH").map((r) => r.path);
+    expect(deletes.indexOf(`/api/projects/7/cohorts/${power?.id}/`)).toBeLessThan(
+      deletes.indexOf(`/api/projects/7/actions/${signed?.id}/`),
+    );
+  });
+
+  it("a create past the service's 500 live actions is a warning", async () => {
+    for (let i = 0; i < 500; i++) service.add("actions", { name: `a${i}`, steps: [] });
+    const plan = await planOf("actions:\n  - name: one more\n    steps: [{event: x}]\n");
+    expect(plan.actions[0]?.warnings).toEqual([
+      'the project would hold 501 live actions: the service refuses a create past 500 ("Resource limit exceeded.", 402)',
+    ]);
+  });
+
   it("refuses their raw ids in a file shared by several projects, at any depth", () => {
     const rules = (key: string) => KINDS.find((k) => k.key === key)?.environments?.projectIds;
     expect(rules("cohorts")).toEqual([
