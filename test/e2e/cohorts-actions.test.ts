@@ -181,6 +181,39 @@ describe("cohorts and actions against the emulator", () => {
     );
   });
 
+  it("tags of an action without the tagging feature: the first apply says so, then a note, never a change", async () => {
+    const state = await h.state();
+    for (const org of state.organizations) org.features.tagging = false;
+    await h.seed(state);
+    h.write(
+      "p/a.yaml",
+      "project: 12345\nactions:\n  - name: Tagged\n    tags: [growth]\n    steps: [{event: x}]\n",
+    );
+    const first = await h.cli(["apply", "--auto-approve", "p"], project);
+    expect(first.code, first.stderr).toBe(0);
+    expect(`${first.stdout}${first.stderr}`).toMatch(/tagging/);
+    const json = JSON.parse((await h.cli(["plan", "--format", "json", "p"], project)).stdout);
+    expect(json.actions).toEqual([]);
+    expect(JSON.stringify(json.notes)).toMatch(/Tagged/);
+  });
+
+  it("--prune soft-deletes undeclared cohorts and actions, never those the ignore: globs name", async () => {
+    h.write(
+      "p/prune.yaml",
+      'project: 12345\nignore:\n  cohorts: ["Beta*", "Internal*", "Recent*", "Signed*"]\n  actions: ["Signed*", "Viewed*"]\ncohorts: []\nactions: []\n',
+    );
+    const plan = JSON.parse((await h.cli(["plan", "--prune", "--format", "json", "p"], project)).stdout);
+    const pruned = plan.actions.map((a: { action: string; object: { kind: string; name: string } }) => [
+      a.action,
+      a.object.kind,
+      a.object.name,
+    ]);
+    expect(pruned.sort()).toEqual([
+      ["soft_delete", "action", "Clicked buy button"],
+      ["soft_delete", "cohort", "Conference attendees"],
+    ]);
+  });
+
   it("pull writes cohorts, actions and what names them by name; the plan of the pulled files is empty", async () => {
     h.write("p/all.yaml", FILES);
     expect((await h.cli(["apply", "--auto-approve", "p"], project)).code).toBe(0);
