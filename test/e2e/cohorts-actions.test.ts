@@ -61,6 +61,14 @@ insights:
         kind: TrendsQuery
         series: [{kind: ActionsNode, action: Opened the app, math: total}]
         breakdownFilter: {breakdown_type: cohort, cohort: [Engaged]}
+  - name: App retention
+    query:
+      kind: InsightVizNode
+      source:
+        kind: RetentionQuery
+        retentionFilter:
+          targetEntity: {type: actions, action: Opened the app}
+          returningEntity: {id: $pageview, type: events}
 `;
 
 async function plansNothing(): Promise<void> {

@@ -73,6 +73,14 @@ insights:
         series: [{kind: ActionsNode, action: Signed up, math: total}]
         properties: [{type: cohort, cohort: Beta testers, operator: in}]
         breakdownFilter: {breakdown_type: cohort, cohort: [Beta testers, Power users]}
+  - name: Retention of payers
+    query:
+      kind: InsightVizNode
+      source:
+        kind: RetentionQuery
+        retentionFilter:
+          targetEntity: {type: actions, action: Paid}
+          returningEntity: {id: $pageview, type: events}
 `;
 
 describe("cohorts and actions named by name", () => {
@@ -84,6 +92,7 @@ describe("cohorts and actions named by name", () => {
       "create action Signed up",
       "create cohort Beta testers",
       "create cohort Power users",
+      "create insight Retention of payers",
       "create insight Signups of beta testers",
     ]);
     const requires = Object.fromEntries(plan.actions.map((a) => [a.object.name, a.requires ?? []]));
@@ -118,10 +127,14 @@ describe("cohorts and actions named by name", () => {
       `{"type":"cohort","value":${power},"key":"id","negation":false}`,
     );
     const source =
-      (service.insights[0]?.query as { source: Record<string, unknown> } | undefined)?.source ?? {};
+      (service.insights.find((i) => i.name === "Signups of beta testers")?.query as { source: Record<string, unknown> } | undefined)?.source ?? {};
     expect(source.series).toEqual([expect.objectContaining({ kind: "ActionsNode", id: signed })]);
     expect(source.properties).toEqual([{ type: "cohort", value: beta, operator: "in", key: "id" }]);
     expect(source.breakdownFilter).toEqual({ breakdown_type: "cohort", breakdown: [beta, power] });
+    const retention = service.insights.find((i) => i.name === "Retention of payers")?.query as {
+      source: { retentionFilter: { targetEntity: unknown } };
+    };
+    expect(retention.source.retentionFilter.targetEntity).toEqual({ type: "actions", id: paid });
     server.seen.length = 0;
     expect((await planOf(ALL)).actions).toEqual([]);
     expect(server.seen.filter((r) => r.method !== "GET")).toEqual([]);
