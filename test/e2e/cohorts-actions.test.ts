@@ -135,6 +135,38 @@ describe("cohorts and actions against the emulator", () => {
     expect((await h.requests()).filter((r) => r.method !== "GET")).toEqual([]);
   });
 
+  it("a saved plan of them applies as it was made (the same reads again), then nothing is left", async () => {
+    h.write("p/all.yaml", FILES.replace("  - name: App openers\n", "  - name: App openers\n    id: 999\n"));
+    const refused = await h.cli(["plan", "p"], project);
+    expect(refused.stdout + refused.stderr).toContain(
+      'cohort "App openers" pins id 999, which project 12345 does not have (live or soft-deleted): remove the `id:` pin to create it',
+    );
+    h.write("p/all.yaml", FILES);
+    const saved = await h.cli(["plan", "--out", "saved.json", "p"], project);
+    expect(saved.code, saved.stderr).toBe(0);
+    const apply = await h.cli(["apply", "--plan", "saved.json", "--auto-approve"], project);
+    expect(apply.code, `${apply.stdout}\n${apply.stderr}`).toBe(0);
+    await plansNothing();
+  });
+
+  it("a pinned soft-deleted cohort is read by id and restored, then compared", async () => {
+    const made = await h.api("POST", `${P}/cohorts/`, {
+      name: "Old list",
+      filters: {
+        properties: { type: "AND", values: [{ type: "person", key: "a", operator: "exact", value: "b" }] },
+      },
+    });
+    expect((await h.api("PATCH", `${P}/cohorts/${made.body.id}/`, { deleted: true })).status).toBe(200);
+    h.write(
+      "p/c.yaml",
+      `project: 12345\ncohorts:\n  - name: Old list\n    id: ${made.body.id}\n    description: back\n`,
+    );
+    const plan = JSON.parse((await h.cli(["plan", "--format", "json", "p"], project)).stdout);
+    expect(plan.actions.map((a: { action: string }) => a.action)).toEqual(["restore", "update"]);
+    expect((await h.cli(["apply", "--auto-approve", "p"], project)).code).toBe(0);
+    await plansNothing();
+  });
+
   it("a cohort a flag uses is not soft-deleted: the service's reason quoted, the rest of the apply done", async () => {
     h.write(
       "p/c.yaml",
