@@ -295,6 +295,35 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   connectionOptions(
     program
+      .command("promote")
+      .description(
+        "carry edits made live in one environment into the shared files, and show the next environment's plan from them (sends only GET requests)",
+      )
+      .argument("<source>", "the environment whose live objects are promoted")
+      .argument(
+        "[rest...]",
+        "the environment to plan (default: the one promoted from the source), then files or folders (default posthog/)",
+      )
+      .option("--write", "write the edits into the shared files (default: only show them)")
+      .option(
+        "--adopt",
+        "also bring the source's live objects that no file declares into the shared files (never an id)",
+      )
+      .option("--detailed-exitcode", "exit 0 when there is nothing to promote, 2 when there are edits")
+      .option("--out <file>", "also save the result as JSON (schemas/promote.schema.json)")
+      .addOption(formatOption(["text", "markdown", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(
+        [...ENVIRONMENT_ENV, "  NO_COLOR            no colour (colour is used only on a terminal)"],
+        "posthog-gitops promote staging --write && posthog-gitops plan --env production",
+      ),
+    )
+    .action(action(() => import("./commands/promote.js")));
+
+  connectionOptions(
+    program
       .command("status")
       .description("batch exports at a glance: latest run, failures and records of the last 7 days")
       .argument(

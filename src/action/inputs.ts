@@ -3,7 +3,7 @@
  * gets from them. Pure: the entry point hands in how to read an input and the runner's environment.
  */
 
-export type ActionCommand = "validate" | "plan" | "apply";
+export type ActionCommand = "validate" | "plan" | "apply" | "promote";
 
 export interface ActionInputs {
   command: ActionCommand;
@@ -20,6 +20,11 @@ export interface ActionInputs {
   environments: string[];
   /** Each environment's key by the variable its entry names (`api_key_env`), handed to the CLI. */
   apiKeys: Record<string, string>;
+  /**
+   * `promote`: the environment whose live edits are carried into the shared files; `environments`
+   * then names at most one, the environment to plan (default: the one promoted from it).
+   */
+  promoteFrom: string;
   prune: boolean;
   /** `--undeclared` for plan: also list, read-only, the live objects no file declares. */
   undeclared: boolean;
@@ -43,6 +48,7 @@ export const INPUT_NAMES = [
   "command",
   "paths",
   "environments",
+  "promote-from",
   "host",
   "project",
   "api-key",
@@ -72,8 +78,8 @@ export class InputError extends Error {
 export function readInputs(read: (name: InputName, trim: boolean) => string): ActionInputs {
   const get = (name: InputName) => read(name, true);
   const command = get("command");
-  if (command !== "validate" && command !== "plan" && command !== "apply") {
-    throw new InputError("input command must be validate, plan or apply");
+  if (command !== "validate" && command !== "plan" && command !== "apply" && command !== "promote") {
+    throw new InputError("input command must be validate, plan, apply or promote");
   }
   const prune = get("prune");
   if (prune !== "true" && prune !== "false" && prune !== "") {
@@ -100,7 +106,7 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     .split(/\s+/)
     .filter((name) => name !== "");
   for (const name of environments) {
-    if (!/^[A-Za-z][A-Za-z0-9_-]{0,62}$/.test(name)) {
+    if (!ENVIRONMENT_NAME.test(name)) {
       throw new InputError(
         "input environments must be environment names (letters, digits, - and _) separated by spaces or lines, or all",
       );
@@ -108,6 +114,19 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
   }
   if (environments.includes("all") && environments.length > 1) {
     throw new InputError("input environments: all means every environment; name no other with it");
+  }
+  const promoteFrom = get("promote-from");
+  if (command === "promote") {
+    if (!ENVIRONMENT_NAME.test(promoteFrom)) {
+      throw new InputError("input promote-from must name the environment to promote from (command promote)");
+    }
+    if (environments.length > 1 || environments.includes("all")) {
+      throw new InputError(
+        "input environments: promote plans one environment (default: the one promoted from promote-from)",
+      );
+    }
+  } else if (promoteFrom !== "") {
+    throw new InputError("input promote-from is for command promote");
   }
   const apiKeys = readApiKeys(read("api-keys", false));
   const version = get("version");
@@ -124,6 +143,7 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     apiKey: get("api-key"),
     environments,
     apiKeys,
+    promoteFrom,
     prune: prune === "true",
     undeclared: undeclared === "true",
     base,
@@ -136,6 +156,9 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     version,
   };
 }
+
+/** An environment's name as an input may give it. */
+const ENVIRONMENT_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
 
 /**
  * `api-keys`: one `VARIABLE=key` a line (blank lines skipped), the variable an environment's entry names

@@ -3,7 +3,10 @@
  * file, the plan saved with --out, --detailed-exitcode), the outputs, the markdown in the log with
  * workflow commands stopped, then for apply exactly the saved plan when it has changes (with
  * changed-only, never a plan that could not be scoped to the change: it would revert live edits); and
- * last the sticky comment, also after a failed plan or apply. Returns the step's exit code.
+ * last the sticky comment, also after a failed plan or apply. Or promote (SPEC §9): the source's live
+ * edits written into the shared files, the markdown (a pull request's body: the diff and the next
+ * environment's plan) and the result saved, for the next step to open the pull request. Returns the
+ * step's exit code.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -45,6 +48,8 @@ export async function runAction(ctx: ActionContext): Promise<number> {
     }
     return code;
   }
+
+  if (inputs.command === "promote") return promote(ctx);
 
   const planFile = join(ctx.outDir, "plan.json");
   const markdownFile = join(ctx.outDir, "plan.md");
@@ -107,6 +112,50 @@ export async function runAction(ctx: ActionContext): Promise<number> {
     }
   }
   return keepComment(ctx, plan.stdout, code);
+}
+
+/**
+ * `promote SRC [DST] --write`: the files are edited in the workspace (the job commits them), the
+ * markdown is the pull request's body, the JSON result (schemas/promote.schema.json) is `plan-file`.
+ */
+async function promote(ctx: ActionContext): Promise<number> {
+  const { inputs, cli, report } = ctx;
+  const resultFile = join(ctx.outDir, "promote.json");
+  const markdownFile = join(ctx.outDir, "promote.md");
+  const run = await cli.run(
+    [
+      "promote",
+      "--write",
+      "--format",
+      "markdown",
+      "--out",
+      resultFile,
+      "--detailed-exitcode",
+      "--",
+      inputs.promoteFrom,
+      ...inputs.environments,
+      ...inputs.paths,
+    ],
+    { captureStdout: true },
+  );
+  if (run.code !== 0 && run.code !== 2) {
+    for (const [name, value] of Object.entries(NO_PLAN)) report.setOutput(name as OutputName, value);
+    return run.code;
+  }
+  writeFileSync(markdownFile, run.stdout, { flag: "wx" });
+  const result = JSON.parse(readFileSync(resultFile, "utf8")) as {
+    files?: unknown[];
+    plan?: { summary?: { destructive?: boolean } };
+  };
+  const hasChanges = (result.files?.length ?? 0) > 0;
+  const destructive = result.plan?.summary?.destructive === true;
+  report.setOutput("has-changes", String(hasChanges));
+  report.setOutput("destructive", String(destructive));
+  report.setOutput("plan-file", resultFile);
+  report.setOutput("markdown-file", markdownFile);
+  report.info(`has-changes=${hasChanges} destructive=${destructive}`);
+  showMarkdown(report, run.stdout);
+  return 0;
 }
 
 const NO_PLAN: Record<OutputName, string> = {

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import {
   countBySeverity,
   formatDiagnostic,
+  type InMemoryFiles,
   type LoadMode,
   type LoadResult,
   loadConfig,
@@ -32,7 +33,7 @@ import { projectChoice } from "./project.js";
  * secrets they resolve join the run's scrubber.
  */
 export async function loadFiles(
-  paths: readonly string[],
+  paths: readonly string[] | InMemoryFiles,
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,
@@ -79,7 +80,7 @@ export function shownDiagnostics(result: LoadResult): Diagnostic[] {
 
 /** Loads and reports; throws `invalid_config` when any diagnostic is an error, so nothing is ever sent. */
 export async function readConfig(
-  paths: readonly string[],
+  paths: readonly string[] | InMemoryFiles,
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,

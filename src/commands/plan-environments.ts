@@ -17,6 +17,7 @@ import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { withOrigins } from "../plan/origins.js";
 import type { Plan } from "../plan/types.js";
+import { type EnvironmentFacts, preflightWarnings } from "../promote/preflight.js";
 import type { MadePlan } from "../read/make-plan.js";
 import { withPeople } from "../read/people.js";
 import {
@@ -31,6 +32,7 @@ import { flat } from "../text.js";
 import { VERSION } from "../version.js";
 import { count } from "../words.js";
 import { planSecretsNote } from "./config.js";
+import { environmentNeeds, type FactsWanted, readFacts, wantedBy } from "./environment-facts.js";
 import {
   configurationError,
   type EnvironmentFlags,
@@ -56,6 +58,8 @@ export interface PlannedEnvironment {
   environment: EnvironmentConfig;
   section: EnvironmentSection;
   made?: MadePlan & { planned?: string[] };
+  /** What its project has that shared declarations may need (SPEC §9's warnings), when asked for. */
+  facts?: EnvironmentFacts;
 }
 
 export async function planEnvironments(
@@ -68,16 +72,26 @@ export async function planEnvironments(
   const progress = progressFor(io, { quiet: flags.quiet === true });
   const log = (line: string) => progress.io.stderr.write(`${line}\n`);
   progress.step(`reading live state of ${count(selected.length, "environment")}`);
+  const wanted = factsWanted(selected);
   let planned: PlannedEnvironment[];
   try {
     planned = await Promise.all(
       selected.map((environment) =>
-        planEnvironment(environment, flags, bases.get(environment.name) ?? {}, progress.io, log, progress),
+        planEnvironment(
+          environment,
+          flags,
+          bases.get(environment.name) ?? {},
+          progress.io,
+          log,
+          progress,
+          wanted.get(environment.name),
+        ),
       ),
     );
   } finally {
     progress.stop();
   }
+  warnWhereEnvironmentsDisagree(planned);
   for (const p of planned) {
     if (p.section.error !== undefined)
       io.stderr.write(`error: environment ${p.section.name}: ${p.section.error}\n`);
@@ -123,6 +137,8 @@ export async function planEnvironment(
   io: Io,
   log: (line: string) => void,
   progress: ReturnType<typeof progressFor>,
+  /** What to read of the project besides, for SPEC §9's warnings (undefined: nothing, no facts). */
+  wanted?: FactsWanted,
 ): Promise<PlannedEnvironment> {
   const { name, entry } = environment;
   const section: EnvironmentSection = { name, project: entry.project };
@@ -150,16 +166,63 @@ export async function planEnvironment(
       plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
     failIfUnsafe(made, flags);
     const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
+    const read =
+      wanted === undefined ? undefined : await readFacts(connection.client, entry.project, made.live, wanted);
+    for (const note of read?.notes ?? []) log(`note: environment ${name}: ${note}`);
     return {
       environment,
       section: { ...section, plan, ...(refusal !== undefined ? { refusal } : {}) },
       made: { ...made, plan },
+      ...(read !== undefined ? { facts: read.facts } : {}),
     };
   } catch (error) {
     return failed(error);
   } finally {
     if (flags.verbose) io.stderr.write(`${name}: ${connection.client.describeStats()}\n`);
     await connection.client.close();
+  }
+}
+
+/**
+ * Which facts each environment reads for SPEC §9's warnings in a plan of several environments: the
+ * static cohorts its read holds anyway, and its group types when its shared declarations, or those of
+ * an environment promoted from it, aggregate by a group type index (one GET, only then). What an
+ * environment lacks (an integration, a member) its own plan reports as an error already.
+ */
+function factsWanted(selected: readonly EnvironmentConfig[]): Map<string, FactsWanted> {
+  const out = new Map<string, FactsWanted>();
+  if (selected.length < 2) return out;
+  const needsGroups = new Set(
+    selected.filter((e) => wantedBy(environmentNeeds(e)).groupTypes).map((e) => e.name),
+  );
+  for (const environment of selected) {
+    const fed = selected.some((e) => e.entry.promoteFrom === environment.name && needsGroups.has(e.name));
+    out.set(environment.name, {
+      groupTypes: needsGroups.has(environment.name) || fed,
+      integrations: false,
+      members: false,
+    });
+  }
+  return out;
+}
+
+/**
+ * Each planned environment promoted from another planned one gets the warnings of SPEC §9 that apply
+ * to a plan: a group type index its shared declarations aggregate by that names another group type in
+ * the environment it is promoted from, and static cohorts they target.
+ */
+function warnWhereEnvironmentsDisagree(planned: PlannedEnvironment[]): void {
+  const byName = new Map(planned.map((p) => [p.environment.name, p]));
+  for (const to of planned) {
+    const from = byName.get(to.environment.entry.promoteFrom ?? "");
+    if (from?.facts === undefined || to.facts === undefined) continue;
+    const warnings = preflightWarnings(
+      environmentNeeds(to.environment),
+      { name: from.environment.name, facts: from.facts },
+      { name: to.environment.name, facts: to.facts },
+      new Set(["group_type", "static_cohort"]),
+    );
+    if (warnings.length > 0) to.section.warnings = warnings.map((w) => w.message);
   }
 }
 

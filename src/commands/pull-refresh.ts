@@ -13,6 +13,7 @@ import { KINDS, type Kind } from "../kinds/index.js";
 import type { Action, LiveObject } from "../plan/types.js";
 import { getPath, isPlainObject } from "../plan/values.js";
 import { escapeItem } from "../pull/escape.js";
+import type { PullContext, Pulled } from "../pull/kinds.js";
 import { type FieldRefresh, refreshText } from "../pull/refresh.js";
 import { readAndPlan } from "../read/make-plan.js";
 import { secretInValue } from "../scrub.js";
@@ -28,53 +29,83 @@ function fieldsOf(kind: Kind, action: Action): string[][] {
   return kind.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
 
+/** One declared field whose live value differs, with that value as `pull` writes it (not yet escaped). */
+export interface LiveField {
+  kind: Kind;
+  action: Action;
+  /** The field inside the declared item: `["filters", "groups"]`. */
+  path: string[];
+  /** The live value (a `Placeholder` for a secret; live `${` as the service sent it). */
+  value: unknown;
+  /** `feature flag "new-checkout"`. */
+  owner: string;
+}
+
+/**
+ * The declared fields a plan's actions say differ from live (each verb's `refreshes`), with their live
+ * values from each kind's `pull` (read once per kind, in `pulled`), and the declared objects that are
+ * not live. What `pull --refresh` writes back, and what `promote` carries into the shared files.
+ */
+export async function differingFields(
+  actions: readonly Action[],
+  client: ServiceClient,
+  pulled: PulledItems,
+): Promise<{ fields: LiveField[]; absent: string[] }> {
+  const fields: LiveField[] = [];
+  const absent: string[] = [];
+  for (const action of actions) {
+    const { object } = action;
+    const kind = KINDS.find((k) => k.name === object.kind) as Kind;
+    const owner = `${kind.words.one} "${flat(object.name)}"`;
+    if (object.source === undefined) continue;
+    if (kind.verbs.some((v) => v.name === action.action && v.absentBefore)) {
+      absent.push(`${owner} is not live (apply would ${action.action} it)`);
+      continue;
+    }
+    const paths = fieldsOf(kind, action);
+    if (paths.length === 0 || object.id === undefined) continue;
+    const item = (await pulled.items(kind, client, object.project)).get(object.id);
+    if (!item) continue;
+    for (const path of paths) {
+      const value = valueAt(item, path);
+      if (value !== undefined) fields.push({ kind, action, path, value, owner });
+    }
+  }
+  return { fields, absent };
+}
+
 export async function refresh(paths: readonly string[], flags: ConnectionFlags, io: Io): Promise<number> {
   const desired = await readConfig(paths, flags, io, "plan");
   const perFile = new Map<string, FieldRefresh[]>();
-  const absent: string[] = [];
+  let absent: string[] = [];
   await withConnection(flags, io, async ({ client, progress, io: out }) => {
     progress.step("reading live state");
     const made = await readAndPlan(KINDS, client, desired.projects, buildOptions({ args: [...paths] }, io));
     failOnErrors(made.errors, out);
-    const pulled = new Map<string, Map<number | string, Record<string, unknown>>>();
-    const lists = new Map<string, Promise<LiveObject[]>>();
-    for (const action of made.plan.actions) {
-      const { object } = action;
-      const kind = KINDS.find((k) => k.name === object.kind) as Kind;
-      const owner = `${kind.words.one} "${flat(object.name)}"`;
-      if (object.source === undefined) continue;
-      if (kind.verbs.some((v) => v.name === action.action && v.absentBefore)) {
-        absent.push(`${owner} is not live (apply would ${action.action} it)`);
+    const found = await differingFields(made.plan.actions, client, new PulledItems());
+    absent = found.absent;
+    for (const { action, path, value: raw, owner } of found.fields) {
+      const source = action.object.source as NonNullable<Action["object"]["source"]>;
+      const value = escapeItem(raw);
+      // Into a file the user wrote, and read again by the next plan: a value that is a secret's value
+      // is left out (the file keeps what it says), never written as the secret or as a placeholder.
+      const secret = secretInValue(io, value);
+      if (secret !== undefined) {
+        io.stderr.write(
+          `kept ${owner} ${path.join(".")}: its live value is ${secret}, which is never written to a file\n`,
+        );
         continue;
       }
-      const fields = fieldsOf(kind, action);
-      if (fields.length === 0 || object.id === undefined) continue;
-      const items = await livePulled(pulled, lists, kind, client, object.project);
-      const item = items.get(object.id);
-      if (!item) continue;
-      for (const path of fields) {
-        const value = valueAt(item, path);
-        if (value === undefined) continue;
-        // Into a file the user wrote, and read again by the next plan: a value that is a secret's value
-        // is left out (the file keeps what it says), never written as the secret or as a placeholder.
-        const secret = secretInValue(io, value);
-        if (secret !== undefined) {
-          io.stderr.write(
-            `kept ${owner} ${path.join(".")}: its live value is ${secret}, which is never written to a file\n`,
-          );
-          continue;
-        }
-        const list = perFile.get(object.source.file) ?? [];
-        list.push({
-          key: kind.key,
-          line: object.source.line,
-          column: object.source.column,
-          path,
-          value,
-          owner,
-        });
-        perFile.set(object.source.file, list);
-      }
+      const list = perFile.get(source.file) ?? [];
+      list.push({
+        key: (KINDS.find((k) => k.name === action.object.kind) as Kind).key,
+        line: source.line,
+        column: source.column,
+        path,
+        value,
+        owner,
+      });
+      perFile.set(source.file, list);
     }
   });
   let changedFiles = 0;
@@ -96,36 +127,48 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
   return 0;
 }
 
-/** The kind's pulled items of a project, by id, escaped as pull writes them; read once per kind. */
-async function livePulled(
-  cache: Map<string, Map<number | string, Record<string, unknown>>>,
-  lists: Map<string, Promise<LiveObject[]>>,
-  kind: Kind,
-  client: ServiceClient,
-  project: number,
-): Promise<Map<number | string, Record<string, unknown>>> {
-  const key = `${project}/${kind.name}`;
-  let items = cache.get(key);
-  if (!items) {
-    // The files name objects of other kinds as a full pull would (a tile's insight, a flag's cohort,
-    // by its name): each kind's list read once per project.
-    const live = (name: string) => {
-      const other = KINDS.find((k) => k.name === name);
-      if (other?.listLive === undefined) return undefined;
-      let list = lists.get(`${project}/${name}`);
-      if (list === undefined) {
-        list = other.listLive(client, project);
-        lists.set(`${project}/${name}`, list);
-      }
-      return list;
-    };
-    const pulled = await kind.pull(client, project, { kinds: KINDS.map((k) => k.name), live });
-    items = new Map(
-      pulled.items.map((item) => [item.id as number | string, escapeItem(item) as Record<string, unknown>]),
-    );
-    cache.set(key, items);
+/**
+ * Each kind's pulled items of a project by id, as `pull` writes them (references to other kinds by
+ * name, as a full pull names them; secrets as placeholders): each kind pulled at most once.
+ */
+export class PulledItems {
+  readonly #cache = new Map<string, Promise<Pulled>>();
+  readonly #lists = new Map<string, Promise<LiveObject[]>>();
+
+  pulled(kind: Kind, client: ServiceClient, project: number): Promise<Pulled> {
+    const key = `${project}/${kind.name}`;
+    let pulled = this.#cache.get(key);
+    if (pulled === undefined) {
+      // The files name objects of other kinds as a full pull would (a tile's insight by its name),
+      // from each kind's list, read once.
+      const context: PullContext = {
+        kinds: KINDS.map((k) => k.name),
+        live: (name) => {
+          const other = KINDS.find((k) => k.name === name);
+          if (other?.listLive === undefined) return undefined;
+          const at = `${project}/${name}`;
+          let list = this.#lists.get(at);
+          if (list === undefined) {
+            list = other.listLive(client, project);
+            this.#lists.set(at, list);
+          }
+          return list;
+        },
+      };
+      pulled = kind.pull(client, project, context);
+      this.#cache.set(key, pulled);
+    }
+    return pulled;
   }
-  return items;
+
+  async items(
+    kind: Kind,
+    client: ServiceClient,
+    project: number,
+  ): Promise<Map<number | string, Record<string, unknown>>> {
+    const pulled = await this.pulled(kind, client, project);
+    return new Map(pulled.items.map((item) => [item.id as number | string, item]));
+  }
 }
 
 /** The pulled value at a field's path; an integration id may be written `integration` or `integration_id`. */

@@ -37,7 +37,7 @@ const SCHEMA = fileURLToPath(new URL("../../schemas/config.schema.json", import.
  * package's schema when it is installed there (node_modules, or this tool's own checkout), else the
  * published schema of this version. Never a path of the machine outside the repository.
  */
-function schemaLocation(cwd: string, dir: string): (name: string) => string {
+export function schemaLocation(cwd: string, dir: string): (name: string) => string {
   const fromRepo = relative(cwd, SCHEMA);
   const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute(fromRepo);
   return (name) =>

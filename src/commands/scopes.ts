@@ -16,19 +16,39 @@ export interface CommandScopes {
   readonly byKind: boolean;
   /** What it needs, for the kinds the files declare. */
   needs(kinds: readonly Kind[]): ScopeNeed[];
+  /** For a command whose needs depend on the kinds but have no column of README's kinds table: its cell. */
+  readonly summary?: string;
 }
+
+/**
+ * What SPEC §9's warnings read in each environment, when a shared declaration needs it: without the
+ * scope that check is skipped, with a note (`promote`; `plan` of several environments reads the
+ * group types).
+ */
+export const PREFLIGHT_SCOPES: readonly ScopeNeed[] = [
+  { scope: "group:read", when: "a shared declaration aggregates by a group type index" },
+  { scope: "integration:read", when: "a shared declaration names an integration" },
+  { scope: MEMBERS_SCOPE, when: "a shared declaration names a member" },
+];
 
 const read = (kinds: readonly Kind[]) => mergeNeeds(kinds.flatMap((k) => k.scopes.read));
 const write = (kinds: readonly Kind[]) =>
   mergeNeeds([...kinds.flatMap((k) => k.scopes.read), ...kinds.flatMap((k) => k.scopes.write)]);
 const pull = (kinds: readonly Kind[]) => mergeNeeds(kinds.flatMap((k) => k.scopes.pull));
 const fixed = (needs: readonly ScopeNeed[]) => () => [...needs];
+const code = (text: string) => `\`${text}\``;
 
 export const COMMAND_SCOPES: readonly CommandScopes[] = [
   { commands: ["validate"], byKind: false, needs: fixed([]) },
   { commands: ["plan", "pull --refresh"], byKind: true, needs: read },
   { commands: ["apply"], byKind: true, needs: write },
   { commands: ["pull"], byKind: true, needs: pull },
+  {
+    commands: ["promote"],
+    byKind: true,
+    needs: (kinds) => mergeNeeds([...read(kinds), ...pull(kinds), ...PREFLIGHT_SCOPES]),
+    summary: `what \`plan\` and \`pull\` need for the kinds the files declare, in both environments; ${PREFLIGHT_SCOPES.map((n) => `${code(n.scope)} when ${n.when}`).join("; ")} (without it that warning is not checked; \`plan\` of several environments reads the group types too)`,
+  },
   { commands: ["status"], byKind: false, needs: fixed(OPERATION_SCOPES.status) },
   {
     commands: ["runs", "logs"],
@@ -48,8 +68,6 @@ export const COMMAND_SCOPES: readonly CommandScopes[] = [
   },
   { commands: ["whoami"], byKind: false, needs: fixed([]) },
 ];
-
-const code = (text: string) => `\`${text}\``;
 
 /** One cell: the scopes needed always, then each other one with its case. */
 function cell(needs: readonly ScopeNeed[]): string {
@@ -72,9 +90,9 @@ export function scopesMarkdown(kinds: readonly Kind[]): string {
     "",
     "| command | needs |",
     "| :-- | :-- |",
-    ...COMMAND_SCOPES.filter((c) => !c.byKind).map(
+    ...COMMAND_SCOPES.filter((c) => !c.byKind || c.summary !== undefined).map(
       (c) =>
-        `| ${c.commands.map(code).join(", ")} | ${c.commands.includes("whoami") ? "nothing: any personal API key" : c.commands.includes("validate") ? "nothing: no key (offline)" : cell(c.needs([]))} |`,
+        `| ${c.commands.map(code).join(", ")} | ${c.summary ?? (c.commands.includes("whoami") ? "nothing: any personal API key" : c.commands.includes("validate") ? "nothing: no key (offline)" : cell(c.needs([])))} |`,
     ),
   ];
   return `${rows.join("\n")}\n`;

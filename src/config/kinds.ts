@@ -46,6 +46,23 @@ export interface EnvironmentRules {
    * value has these values (a property of `type: cohort`); `numbers`: only when the value is a number.
    */
   projectIds?: readonly { path: string; where?: Record<string, unknown>; numbers?: boolean }[];
+  /**
+   * What a declaration needs that each project has on its own (SPEC §9's warnings before promoting and
+   * in plans of several environments): where an item names a group type index it aggregates by,
+   * an integration by `{kind, name}` or a member (an email, else a UUID); the objects it names by
+   * name are its references, which the kit declares.
+   */
+  needs?: readonly NeedRule[];
+}
+
+/**
+ * One place of a kind's items where something each project has on its own is named: a pointer from
+ * the item (`*` any key or item, `**` any depth), `where` as in `projectIds`.
+ */
+export interface NeedRule {
+  what: "group_type" | "integration" | "member";
+  path: string;
+  where?: Record<string, unknown>;
 }
 
 /** How messages and outputs name a kind: `dashboard` / `dashboards`. */

@@ -10,6 +10,7 @@ import type { ConfigKind } from "../config/kinds.js";
 import type { PlanKind, PlanVerb } from "../plan/kinds.js";
 import type { Env } from "../plan/secrets.js";
 import type { Action } from "../plan/types.js";
+import type { PromoteKind } from "../promote/kinds.js";
 import type { PullKind, RefreshVerb } from "../pull/kinds.js";
 import type { ReadKind, ReadVerb } from "../read/kinds.js";
 import type { RenderKind, RenderVerb } from "../render/kinds.js";
@@ -51,7 +52,7 @@ export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb, Read
   ) => Promise<Executed>;
 }
 
-export interface Kind extends ConfigKind, PlanKind, ReadKind, ApplyKind, RenderKind, PullKind {
+export interface Kind extends ConfigKind, PlanKind, ReadKind, ApplyKind, RenderKind, PullKind, PromoteKind {
   readonly verbs: readonly Verb[];
   /**
    * The shapes of the kind's answers, by name (its answers.ts): its requests name them as `expect`,

@@ -3,9 +3,10 @@
  * the values its environment's overlay or variables gave (`Action.origins`), from what the merge
  * recorded, so every output can say "from overlays/production.yaml:9" beside the change.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { Mark } from "../config/environments/types.js";
 import type { SourceRef } from "../config/types.js";
-import type { Plan, ValueOrigin } from "./types.js";
+import type { FieldChange, Plan, ValueOrigin } from "./types.js";
 
 /** A merged declaration: where it is declared (its `source`), and what changed it, relative to it. */
 export interface MarkedDeclaration {
@@ -55,14 +56,34 @@ export function withOrigins(plan: Plan, declarations: readonly MarkedDeclaration
   return { ...plan, actions };
 }
 
-/** The origins that concern a field change at `path`: at it, under it, or above it. */
-export function originsOf(origins: Record<string, ValueOrigin[]> | undefined, path: string): ValueOrigin[] {
+/**
+ * The origins that concern a field change at `path`: at it, above it, or under it where the change
+ * changes that part (given the change, an origin under an unchanged part, such as a variable's group
+ * beside the group that changed, is not cited).
+ */
+export function originsOf(
+  origins: Record<string, ValueOrigin[]> | undefined,
+  path: string,
+  change?: Pick<FieldChange, "before" | "after">,
+): ValueOrigin[] {
   if (origins === undefined) return [];
   const out: ValueOrigin[] = [];
   for (const [at, list] of Object.entries(origins)) {
-    if (at === path || at.startsWith(`${path}.`) || path.startsWith(`${at}.`)) out.push(...list);
+    if (at === path || path.startsWith(`${at}.`)) out.push(...list);
+    else if (at.startsWith(`${path}.`) && changes(change, at.slice(path.length + 1))) out.push(...list);
   }
   return out;
+}
+
+/** Whether the change's two sides differ at the dotted path below its field (unknown: yes). */
+function changes(change: Pick<FieldChange, "before" | "after"> | undefined, rest: string): boolean {
+  if (change === undefined || !("before" in change) || !("after" in change)) return true;
+  const at = (value: unknown) =>
+    rest.split(".").reduce<unknown>((node, key) => {
+      if (Array.isArray(node)) return /^\d+$/.test(key) ? node[Number(key)] : undefined;
+      return node !== null && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined;
+    }, value);
+  return !isDeepStrictEqual(at(change.before), at(change.after));
 }
 
 /** `from overlays/production.yaml:9`, `from ${ROLLOUT} (environments.yaml:11)`; "" for none. */

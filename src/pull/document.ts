@@ -38,6 +38,6 @@ export function pullDocument(
 }
 
 /** The file name a kind's items are pulled into: `batch_exports` → `batch-exports.yaml`. */
-export function pullFileName(kind: PullKind): string {
+export function pullFileName(kind: Pick<PullKind, "key">): string {
   return `${kind.key.replaceAll("_", "-")}.yaml`;
 }

@@ -26,6 +26,11 @@ export interface EnvironmentSection {
   error?: string;
   /** Why `apply` would refuse this plan here (`protect`, `limits`). */
   refusal?: string;
+  /**
+   * Where this environment and the one it is promoted from disagree in ways that change what the
+   * shared declarations mean (SPEC §9: group type indexes, static cohorts).
+   */
+  warnings?: string[];
 }
 
 export function sectionHeading(section: Pick<EnvironmentSection, "name" | "project" | "host">): string {
@@ -44,6 +49,7 @@ export function renderEnvironmentsText(
     if (section.error !== undefined) out.push(paint("red", `✗ not planned: ${visible(section.error)}`));
     if (section.refusal !== undefined)
       out.push(paint("yellow", `! apply will refuse: ${visible(section.refusal)}`));
+    for (const warning of section.warnings ?? []) out.push(paint("yellow", `! warning: ${visible(warning)}`));
     out.push("");
   }
   out.push(paint("bold", overview(sections, options.vocab)));
@@ -122,9 +128,20 @@ export function renderEnvironmentsMarkdown(
 }
 
 function sectionNotes(section: EnvironmentSection): string {
-  if (section.refusal === undefined) return "";
-  return `\n\n> [!WARNING]\n> **apply will refuse this plan here:** ${escapeInline(clip(section.refusal, 1000))}`;
+  const warnings = (section.warnings ?? []).slice(0, MAX_WARNINGS);
+  const more = (section.warnings?.length ?? 0) - warnings.length;
+  const lines = [
+    ...(section.refusal === undefined
+      ? []
+      : [`> **apply will refuse this plan here:** ${escapeInline(clip(section.refusal, 1000))}`]),
+    ...warnings.map((w) => `> ${escapeInline(clip(w, 1000))}`),
+    ...(more > 0 ? [`> …and ${count(more, "more warning")} (the text plan lists them all)`] : []),
+  ];
+  return lines.length === 0 ? "" : `\n\n> [!WARNING]\n${lines.join("\n>\n")}`;
 }
+
+/** How many of an environment's warnings the comment shows; the rest are counted. */
+const MAX_WARNINGS = 20;
 
 /** `{ format_version, environments: [{ name, project, host, plan | error, refusal }] }`. */
 export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]): string {
@@ -137,6 +154,7 @@ export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]):
       ...(s.plan !== undefined ? { plan: s.plan } : {}),
       ...(s.error !== undefined ? { error: s.error } : {}),
       ...(s.refusal !== undefined ? { refusal: s.refusal } : {}),
+      ...(s.warnings !== undefined && s.warnings.length > 0 ? { warnings: s.warnings } : {}),
     })),
   };
   return `${JSON.stringify(document, null, 2)}\n`;

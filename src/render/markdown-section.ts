@@ -83,7 +83,7 @@ function actionBody(action: Action, people: People, words: ValueWord, vocab: Voc
   for (const change of changes) {
     const shown = changeLines(change, action.action === "create", words);
     // An environment's value says where its overlay or variable set it (SPEC §9).
-    const from = originWords(originsOf(action.origins, change.path));
+    const from = originWords(originsOf(action.origins, change.path, change));
     if (from !== "" && shown[0] !== undefined) shown[0] += ` · _${escapeInline(from)}_`;
     lines.push(...shown);
   }

@@ -119,7 +119,7 @@ function actionBlock(
   for (const change of shownChanges(action)) {
     const shown = changeLines(change, created, words, paint);
     // An environment's value says where its overlay or variable set it (SPEC §9).
-    const from = originWords(originsOf(action.origins, change.path));
+    const from = originWords(originsOf(action.origins, change.path, change));
     if (from !== "" && shown[0] !== undefined) shown[0] += ` ${paint("dim", `· ${visible(from)}`)}`;
     lines.push(...shown);
   }

@@ -9,6 +9,7 @@ import type { Transport } from "./transport.js";
 import type {
   EventItem,
   EventPropertyValue,
+  GroupType,
   Organization,
   OrganizationMember,
   PersonalApiKey,
@@ -61,6 +62,17 @@ export function organizationsApi(t: Transport) {
     members(orgId: string): Promise<OrganizationMember[]> {
       const path = `/api/organizations/${seg(orgId)}/members/`;
       return collectOffsetPages<OrganizationMember>(t, { method: "GET", path, expect: SHAPES.memberPage });
+    },
+    /**
+     * The project's group types (scope `group:read`): index → group type, which each project numbers on
+     * its own (the service makes a type on its first use in that project).
+     */
+    groupTypes(project: ProjectId): Promise<GroupType[]> {
+      return t.send({
+        method: "GET",
+        path: projectPath(project, "groups_types/"),
+        expect: SHAPES.groupTypes,
+      });
     },
     /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
     listProjects(orgId: string, query: Query = {}, max?: number): AsyncIterable<Project> {

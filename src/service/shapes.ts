@@ -130,6 +130,15 @@ const personalApiKey = obj(
   ["scopes"],
 );
 
+/**
+ * A project's group types (`GET /api/projects/{id}/groups_types/`, service-api.md §14.2): a plain list
+ * ordered by index, each index naming one group type in that project.
+ */
+const groupType = obj(
+  { group_type: str, group_type_index: int, name_singular: strOrNull, name_plural: strOrNull },
+  ["group_type", "group_type_index"],
+);
+
 /** The shapes of the endpoints that belong to no kind, by name. */
 export const SHAPES = {
   eventPage: cursorPage(event),
@@ -140,6 +149,7 @@ export const SHAPES = {
   memberPage: listPage(member),
   project: { schema: project },
   personalApiKey: { schema: personalApiKey },
+  groupTypes: answerList(groupType),
   /** The organization's projects list: each project's id is what the tool reads. */
   projectPage: listPage(obj({ id: int }, ["id"])),
 } as const satisfies Record<string, AnswerShape>;

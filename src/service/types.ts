@@ -93,6 +93,16 @@ export interface Project {
   [k: string]: unknown;
 }
 
+/** One group type of a project (`GET /api/projects/{id}/groups_types/`, service-api.md §14.2). */
+export interface GroupType {
+  group_type: string;
+  /** 0 to 5; unique in the project. */
+  group_type_index: number;
+  name_singular?: string | null;
+  name_plural?: string | null;
+  [k: string]: unknown;
+}
+
 /** One value of GET /events/values/. */
 export interface EventPropertyValue {
   name: unknown;

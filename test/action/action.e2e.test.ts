@@ -286,7 +286,7 @@ describe("the action against the emulator", () => {
     expect(commandsOf(bad, "error")).toEqual([
       expect.objectContaining({
         properties: { title: "posthog-gitops" },
-        value: "input command must be validate, plan or apply",
+        value: "input command must be validate, plan, apply or promote",
       }),
     ]);
     const prune = await run({ command: "plan", paths: BOTH, prune: "yes" });

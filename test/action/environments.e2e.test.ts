@@ -5,10 +5,12 @@
  * environment applies that one only, from the plan it saved.
  */
 
+import { cpSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { systemClock } from "posthog-gitops-shared/clock";
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator.js";
-import { act, KEY } from "./harness.js";
+import { act, KEY, ROOT } from "./harness.js";
 import { GITHUB_TOKEN } from "./runner.js";
 
 const h = useEmulator({ apiKey: KEY, rateLimit: "none", clock: systemClock });
@@ -73,5 +75,69 @@ describe("the action with environments", () => {
     expect(r.commands.filter((c) => c.command === "error").map((c) => c.value)).toEqual([
       "input api-keys, line 1: write VARIABLE=key, one a line (the variable an environment's api_key_env names)",
     ]);
+  });
+});
+
+describe("the action's promote command (SPEC §9 Promotion)", () => {
+  it("writes staging's live edit into the workspace's shared files, with the pull request's body and the result as outputs", async () => {
+    await withKeys();
+    // A workspace of its own: promote writes into the files it is given.
+    const workspace = join(h.dir, "checkout");
+    cpSync(join(ROOT, "examples/posthog"), join(workspace, "posthog"), { recursive: true });
+    const env = { PRICING_PAYLOAD_PRODUCTION: "action-test-payload-Qz71" };
+    const applied = await act({
+      dir: h.dir,
+      workspace,
+      inputs: { host: h.url, "api-keys": KEYS, command: "apply", environments: "all" },
+      env,
+    });
+    expect(applied.code, applied.stderr).toBe(0);
+    const state = await h.state();
+    const flag = state.feature_flags.find(
+      (f: { key: string; team_id: number }) => f.key === "search-v2" && f.team_id === 12346,
+    );
+    const edit = await h.api("PATCH", `/api/projects/12346/feature_flags/${flag.id}/`, {
+      name: "Search v2 for all",
+    });
+    expect(edit.status).toBe(200);
+    const file = join(workspace, "posthog/shared/feature-flags.yaml");
+    const before = readFileSync(file, "utf8");
+    await h.clearRequests();
+    const r = await act({
+      dir: h.dir,
+      workspace,
+      inputs: { host: h.url, "api-keys": KEYS, command: "promote", "promote-from": "staging" },
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect([...new Set((await h.requests()).map((q) => q.method))]).toEqual(["GET"]);
+    expect(readFileSync(file, "utf8")).toBe(
+      before.replace(
+        "    name: Search rewrite, behind checkout v1 while it settles\n",
+        "    name: Search v2 for all\n",
+      ),
+    );
+    expect(r.outputs["has-changes"]).toBe("true");
+    expect(r.outputs.destructive).toBe("false");
+    expect(r.markdown.split("\n")[0]).toBe("<!-- posthog-gitops promote: staging -> production -->");
+    expect(r.markdown).toContain("+    name: Search v2 for all");
+    expect(r.markdown).toContain(
+      "### posthog-gitops plan for production (project 12345) from the edited files",
+    );
+    const result = JSON.parse(r.planJson);
+    expect(result.promoted).toEqual([
+      { owner: 'feature flag "search-v2"', field: "name", file: "posthog/shared/feature-flags.yaml" },
+    ]);
+    for (const key of [STAGING, PRODUCTION])
+      expect([r.stderr, r.markdown, r.planJson].join("\n")).not.toContain(key);
+    // Nothing left to promote: has-changes is false.
+    const again = await act({
+      dir: h.dir,
+      workspace,
+      inputs: { host: h.url, "api-keys": KEYS, command: "promote", "promote-from": "staging" },
+      env,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.outputs["has-changes"]).toBe("false");
   });
 });

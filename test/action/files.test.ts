@@ -87,6 +87,7 @@ describe("action.yml", () => {
       command: "plan",
       paths: "posthog",
       environments: "",
+      "promote-from": "",
       host: "",
       project: "",
       "api-key": "",
@@ -129,9 +130,14 @@ describe.each(workflows)("workflow %s", (_name, workflow) => {
   it("keeps permissions minimal: read-only by default, one write scope where needed", () => {
     expect(workflow.permissions).toEqual({ contents: "read" });
     for (const job of Object.values(workflow.jobs as Record<string, Yaml>)) {
-      const writes = Object.entries(job.permissions ?? {}).filter(([, level]) => level === "write");
-      expect(writes.length).toBeLessThanOrEqual(1);
-      for (const [scope] of writes) expect(["pull-requests", "issues"]).toContain(scope);
+      const writes = Object.entries(job.permissions ?? {})
+        .filter(([, level]) => level === "write")
+        .map(([scope]) => scope);
+      // Promotion opens a pull request from a branch it pushes: that job alone writes contents too.
+      if (_name === "promote.yml") expect(writes).toEqual(["contents", "pull-requests"]);
+      else expect(writes.length).toBeLessThanOrEqual(1);
+      for (const scope of writes) expect(["pull-requests", "issues", "contents"]).toContain(scope);
+      if (_name !== "promote.yml") expect(writes).not.toContain("contents");
     }
   });
 
@@ -159,7 +165,7 @@ describe.each(workflows)("workflow %s", (_name, workflow) => {
   });
 });
 
-describe("the three workflows", () => {
+describe("the example workflows", () => {
   const byName = Object.fromEntries(workflows);
 
   it("plan: validates every pull request, plans and comments only for branches of the repository", () => {
@@ -220,6 +226,30 @@ describe("the three workflows", () => {
     expect(plan?.with).toMatchObject({ base: "HEAD^1", "changed-only": "true" });
     const drift = workflowSteps(byName["drift.yml"]).find((s) => ACTION_REF.test(s.uses ?? ""));
     expect(drift?.with).not.toHaveProperty("changed-only");
+  });
+
+  it("promote: started by hand, promote staging --write, then a pull request whose body is the diff and production's plan", () => {
+    const promote = byName["promote.yml"];
+    expect(Object.keys(promote.on)).toEqual(["workflow_dispatch"]);
+    expect(promote.concurrency).toEqual({
+      group: "posthog-gitops-promote-staging",
+      "cancel-in-progress": false,
+    });
+    const steps = workflowSteps(promote);
+    const run = steps.find((s) => ACTION_REF.test(s.uses ?? ""));
+    expect(run?.with).toMatchObject({ command: "promote", "promote-from": "staging", paths: "posthog" });
+    // Both projects are read with their own keys (staging's live objects, production's plan).
+    expect(run?.with?.["api-keys"]).toBe(
+      ["STAGING", "PRODUCTION"]
+        .map((e) => `POSTHOG_API_KEY_${e}=${expr(`secrets.POSTHOG_API_KEY_${e}`)}`)
+        .join("\n")
+        .concat("\n"),
+    );
+    const pr = steps.find((s) => s.uses?.startsWith("peter-evans/create-pull-request@"));
+    expect(pr?.if).toBe(`steps.${run?.id}.outputs.has-changes == 'true'`);
+    expect(pr?.with?.["body-path"]).toBe(expr(`steps.${run?.id}.outputs.markdown-file`));
+    expect(pr?.with?.["add-paths"]).toBe("posthog/**");
+    expect(steps.indexOf(pr as ActionStep)).toBeGreaterThan(steps.indexOf(run as ActionStep));
   });
 
   it("drift: nightly, opens or updates one issue when the plan has changes", () => {

@@ -11,6 +11,7 @@ function inputs(given: Partial<Record<InputName, string>>) {
     command: "plan",
     paths: "posthog",
     environments: "",
+    "promote-from": "",
     host: "",
     project: "",
     "api-key": "",
@@ -60,6 +61,25 @@ describe("the environments inputs (SPEC §9)", () => {
   });
 });
 
+describe("the promote inputs (SPEC §9 Promotion)", () => {
+  it("name the environment to promote from, and at most one to plan", () => {
+    expect(inputs({ command: "promote", "promote-from": "staging" })).toMatchObject({
+      command: "promote",
+      promoteFrom: "staging",
+      environments: [],
+    });
+    expect(
+      inputs({ command: "promote", "promote-from": "staging", environments: "production" }).environments,
+    ).toEqual(["production"]);
+    expect(() => inputs({ command: "promote" })).toThrow(/input promote-from must name the environment/);
+    expect(() => inputs({ command: "promote", "promote-from": "--write" })).toThrow(/input promote-from/);
+    expect(() => inputs({ command: "promote", "promote-from": "staging", environments: "all" })).toThrow(
+      /promote plans one environment/,
+    );
+    expect(() => inputs({ command: "plan", "promote-from": "staging" })).toThrow(/is for command promote/);
+  });
+});
+
 describe("the inputs", () => {
   it("have today's meanings by default", () => {
     expect(inputs({})).toEqual({
@@ -70,6 +90,7 @@ describe("the inputs", () => {
       apiKey: "",
       environments: [],
       apiKeys: {},
+      promoteFrom: "",
       prune: false,
       undeclared: false,
       base: "",
@@ -98,7 +119,7 @@ describe("the inputs", () => {
 
   it("refuse an unknown command or prune value", () => {
     expect(() => inputs({ command: "destroy" })).toThrow(
-      new InputError("input command must be validate, plan or apply"),
+      new InputError("input command must be validate, plan, apply or promote"),
     );
     expect(() => inputs({ command: "Plan" })).toThrow(InputError);
     expect(() => inputs({ prune: "yes" })).toThrow("input prune must be true or false");

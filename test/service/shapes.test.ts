@@ -181,6 +181,7 @@ describe("the shapes themselves", () => {
     organization: { id: "o", available_features: ["tagging"], available_product_features: null },
     project: { id: 1, organization: "o" },
     personalApiKey: { id: "k", scopes: ["dashboard:read"], scoped_teams: [], label: null },
+    groupTypes: [{ group_type: "company", group_type_index: 0, name_singular: null }],
     memberPage: { count: 1, next: null, results: [{ id: "m", user: { uuid: "u", email: "a@b.c" } }] },
     projectPage: sample.offsetPage([{ id: 1, name: "Production", organization: "o" }]),
     backfillCreated: { backfill_id: "b" },

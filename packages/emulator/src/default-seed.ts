@@ -226,6 +226,24 @@ export const ENVIRONMENT_KEYS = {
   globex: "phx_emulator_globex",
 } as const;
 
+/** Acme's projects number their group types alike (a seed may give a project its own). */
+const GROUP_TYPES = [
+  {
+    group_type: "company",
+    group_type_index: 0,
+    name_singular: "company",
+    name_plural: "companies",
+    created_at: "2025-01-10T09:00:00.000Z",
+  },
+  {
+    group_type: "workspace",
+    group_type_index: 1,
+    name_singular: "workspace",
+    name_plural: "workspaces",
+    created_at: "2025-01-10T09:00:00.000Z",
+  },
+];
+
 const ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
 
 export function defaultSeed(now: Date, service: ServiceSettings = defaultService()): StoreData {
@@ -238,8 +256,8 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
       { id: GLOBEX_ID, name: "Globex", features: { ...ALL_FEATURES } },
     ],
     projects: [
-      { id: 12345, name: "Production", organization: ACME_ID },
-      { id: 12346, name: "Staging", organization: ACME_ID },
+      { id: 12345, name: "Production", organization: ACME_ID, group_types: GROUP_TYPES },
+      { id: 12346, name: "Staging", organization: ACME_ID, group_types: GROUP_TYPES },
       { id: 22222, name: "Globex Main", organization: GLOBEX_ID },
     ],
     users: [

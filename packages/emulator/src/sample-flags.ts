@@ -238,8 +238,15 @@ export function sampleFlags(now: number): Pick<StoreData, "feature_flags" | "coh
         team_id: 12346,
         name: "Beta testers",
         description: "",
-        filters: {},
-        is_static: true,
+        filters: {
+          properties: {
+            type: "OR",
+            values: [
+              { type: "AND", values: [{ key: "beta", type: "person", operator: "exact", value: ["true"] }] },
+            ],
+          },
+        },
+        is_static: false,
         deleted: false,
         created_at: "2025-04-04T09:00:00.000Z",
         created_by: 1,

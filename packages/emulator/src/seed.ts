@@ -16,6 +16,7 @@ import type {
   ApiKeyRecord,
   BatchExportRecord,
   DashboardRecord,
+  GroupTypeRecord,
   IntegrationRecord,
   MembershipRecord,
   OrganizationRecord,
@@ -105,6 +106,19 @@ function sensitiveKeys(i: Raw): { sensitive_keys?: string[] } {
   return {};
 }
 
+/** A group type of a project's seed: its name and index (0 to 5) required. */
+function groupType(g: Raw, at: string): GroupTypeRecord {
+  const index = need<number>(g, "group_type_index", "group type", isInt);
+  if (index < 0 || index > 5) throw new SeedError("seed: a group type's group_type_index is 0 to 5");
+  return {
+    group_type: need<string>(g, "group_type", "group type", isStr),
+    group_type_index: index,
+    name_singular: typeof g.name_singular === "string" ? g.name_singular : null,
+    name_plural: typeof g.name_plural === "string" ? g.name_plural : null,
+    created_at: typeof g.created_at === "string" ? g.created_at : at,
+  };
+}
+
 function membership(value: unknown): MembershipRecord {
   if (typeof value === "string") return { id: value, level: "member" };
   const m = value as Raw;
@@ -158,6 +172,9 @@ export function normaliseSeed(
     organization: need<string>(p, "organization", "project", isStr),
     ...(p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {}),
     ...(isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard as number } : {}),
+    ...(Array.isArray(p.group_types)
+      ? { group_types: (p.group_types as Raw[]).map((g) => groupType(g, at)) }
+      : {}),
   }));
   const users: UserRecord[] = list(seed, "users").map((u) => ({
     id: need<number>(u, "id", "user", isInt),

@@ -25,6 +25,16 @@ export interface ProjectRecord {
   require_evaluation_contexts?: boolean;
   /** The project's home dashboard, if set; soft-deleting that dashboard clears it. */
   primary_dashboard?: number | null;
+  /** Its group types (each project numbers its own, index 0 to 5). */
+  group_types?: GroupTypeRecord[];
+}
+
+export interface GroupTypeRecord {
+  group_type: string;
+  group_type_index: number;
+  name_singular?: string | null;
+  name_plural?: string | null;
+  created_at: string;
 }
 
 export interface MembershipRecord {

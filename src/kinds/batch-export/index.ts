@@ -53,6 +53,7 @@ export const batchExportKind: Kind = defineKind<
       { path: "/destination/config/copy_inputs/authorization", numbers: true },
       { path: "/destination/config/copy_inputs/bucket_credentials", numbers: true },
     ],
+    needs: [{ what: "integration", path: "/destination/integration" }],
   },
   answers: BATCH_EXPORT_ANSWERS,
   scopes: BATCH_EXPORT_SCOPES,

@@ -110,6 +110,11 @@ export const cohortModel = defineModel<typeof cohortFields.fields, Cohort, LiveC
   hooks: {
     declare: (input, _desired, ctx) => checkCohort(input as Json, ctx),
     action: cohortAction,
+    // Promotion's: a static cohort's members are each project's own, never copied.
+    staticObjects: (live) =>
+      (live.objects as LiveCohort[])
+        .filter((c) => c.is_static === true && c.deleted !== true)
+        .map((c) => ({ kind: "cohort", name: c.name })),
   },
 });
 

@@ -38,8 +38,14 @@ export const dashboardModel = defineModel<
   fields: dashboardFields,
   ...DASHBOARD_ENDPOINTS,
   // SPEC §9: an overlay's collaborators merge by person (a tile's insight by id is one project's: the
-  // tiles' reference declaration says so).
-  environments: { keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }] },
+  // tiles' reference declaration says so); the members the collaborators name are each project's.
+  environments: {
+    keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }],
+    needs: [
+      { what: "member", path: "/collaborators/*/email" },
+      { what: "member", path: "/collaborators/*/user_uuid" },
+    ],
+  },
   scopes: DASHBOARD_SCOPES,
   answers: DASHBOARD_ANSWERS,
   // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may

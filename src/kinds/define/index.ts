@@ -102,6 +102,7 @@ import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import { getPath, setPath } from "../../plan/values.js";
+import type { PromoteKind } from "../../promote/kinds.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
 import type { KindScopes } from "../../scopes.js";
@@ -211,6 +212,10 @@ export interface KindHooks<
   /** The delete of an undeclared live object (--prune); absent: the deleting verb on its state. */
   prune?(live: L, ref: ObjectRef, ctx: KindPlanContext<K>): Action;
   pull?: PullKind["pull"];
+  /** The static objects (cohorts) of the kind's live state (SPEC §9's warnings). */
+  staticObjects?(live: K): Array<{ kind: string; name: string }>;
+  /** What the service makes by itself for one pulled item (never adopted by `promote --adopt`). */
+  generated?: PromoteKind["generated"];
 }
 
 type ConfigContext = Parameters<ConfigKind["declare"]>[1];
@@ -310,6 +315,7 @@ export function defineKind<
         ...rawIdRules(table.fields),
         ...(spec.environments?.projectIds ?? []),
       ],
+      ...(spec.environments?.needs ? { needs: spec.environments.needs } : {}),
     },
     words,
     values: table.values,
@@ -384,6 +390,10 @@ export function defineKind<
           .filter((live) => (live.name ?? "") === wanted)
           .map((live) => live.id)),
     listLive: service.list,
+    ...(hooks.staticObjects
+      ? { staticObjects: (live: LiveKind) => hooks.staticObjects?.(live as K) ?? [] }
+      : {}),
+    ...(hooks.generated ? { generated: hooks.generated } : {}),
     pull:
       hooks.pull ??
       (async (client, project): Promise<Pulled> => ({

@@ -21,6 +21,7 @@ import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { asLive, flagDetails, type LiveFlag, type LiveFlags, readFlags, rereadFlags } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
 import { flagAction, flagExtras } from "./plan.js";
+import { generatedForFlag } from "./promote.js";
 import { pullForeign } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
 import { FEATURE_FLAG_SCOPES } from "./scopes.js";
@@ -62,6 +63,17 @@ export const flagModel = defineModel<typeof flagFields.fields, FeatureFlag, Live
         { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
         { path: "/filters/holdout/id" },
       ],
+      // What a flag needs of each project (SPEC §9's warnings): the group types it aggregates by and
+      // filters on (the cohorts it targets are its references).
+      needs: [
+        { what: "group_type", path: "/filters/aggregation_group_type_index" },
+        { what: "group_type", path: "/filters/groups/*/aggregation_group_type_index" },
+        {
+          what: "group_type",
+          path: "/filters/groups/*/properties/*/group_type_index",
+          where: { type: "group" },
+        },
+      ],
     },
     hooks: {
       declare: (input, _desired, ctx) => checkFlag(input as Json, ctx),
@@ -73,6 +85,7 @@ export const flagModel = defineModel<typeof flagFields.fields, FeatureFlag, Live
       action: flagAction,
       extras: flagExtras,
       foreign: pullForeign,
+      generated: generatedForFlag,
     },
   },
 );

@@ -23,6 +23,15 @@ export const insightModel = defineModel<typeof insightFields.fields, Insight, In
   },
   fields: insightFields,
   ...INSIGHT_ENDPOINTS,
+  // SPEC §9's warnings: a query aggregates, breaks down and filters by group type indexes, anywhere in it.
+  environments: {
+    needs: [
+      { what: "group_type", path: "/query/**/aggregation_group_type_index" },
+      { what: "group_type", path: "/query/**/math_group_type_index" },
+      { what: "group_type", path: "/query/**/breakdown_group_type_index" },
+      { what: "group_type", path: "/query/**/group_type_index" },
+    ],
+  },
   scopes: INSIGHT_SCOPES,
   answers: INSIGHT_ANSWERS,
   // The list's search: name, derived name and description, at most 200 characters.

@@ -9,6 +9,7 @@ import { renderDashboard } from "./dashboard-view.js";
 import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
 import { registerFeatureFlags } from "./feature-flags.js";
+import { registerGroupTypes } from "./group-types.js";
 import { registerInsights } from "./insights.js";
 import { registerIntegrations } from "./integrations.js";
 import { registerLogs } from "./logs.js";
@@ -33,6 +34,7 @@ export function buildRouter(): Router {
   registerIntegrations(router);
   registerEvents(router);
   registerOrganizations(router);
+  registerGroupTypes(router);
   registerMembers(router);
   registerPersonalApiKeys(router);
   registerFeatureFlags(router);
