@@ -1,20 +1,36 @@
 #!/usr/bin/env node
 /**
- * Regenerates the numbers of the emulator README's "Fidelity" table: runs the ports of PostHog's own
- * API tests (test/posthog of this package) with vitest's JSON reporter and prints, per PostHog test file (the
- * part of each test title before `::`), the cases ported, passing, failing and skipped with the reasons
- * the skipped titles give, then the totals and the share that passes (skipped counted as not passing).
+ * The fidelity report: runs the ports of PostHog's own API tests (test/posthog of this package) with
+ * vitest's JSON reporter and counts them per PostHog test file as fidelity-lib.mjs describes: each
+ * distinct case once; passing, following a newer PostHog source, diverging, skipped and not ported
+ * apart; the share of each file that is ported and the share of the ported cases that pass.
  *
- *   npm run fidelity            # markdown table on stdout (here or at the repository's root)
- *   npm run fidelity -- --json  # the same counts as JSON
+ *   npm run fidelity                # the markdown report on stdout (here or at the repository's root)
+ *   npm run fidelity -- --json      # the same counts as JSON
+ *   npm run fidelity -- --write     # also rewrites the report in this package's README (between its markers)
+ *   npm run fidelity -- --check     # also fails when a file's ported cases pass under 95%
  *
- * Exits 1 when a ported case fails.
+ * Exits 1 when a ported case fails, when the count cannot be trusted (a duplicate title, an uncited
+ * test, a marker that does not fit its test) or, with --check, when a file is under the goal.
+ * Any port that follows the title conventions is counted; nothing here names a file.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  belowGoal,
+  headerRevision,
+  renderMarkdown,
+  replaceBetweenMarkers,
+  tally,
+  toJson,
+} from "./fidelity-lib.mjs";
+
+const GOAL = 95;
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const args = new Set(process.argv.slice(2));
 
 const dir = mkdtempSync(join(tmpdir(), "fidelity-"));
 const out = join(dir, "results.json");
@@ -27,7 +43,7 @@ const run = spawnSync(
     "--reporter=json",
     `--outputFile=${out}`,
   ],
-  { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "ignore", "inherit"] },
+  { cwd: packageDir, stdio: ["ignore", "ignore", "inherit"] },
 );
 let results;
 try {
@@ -39,51 +55,35 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const files = new Map();
-for (const suite of results.testResults) {
-  for (const test of suite.assertionResults) {
-    const title = test.title;
-    const path = title.includes("::") ? title.slice(0, title.indexOf("::")) : `(uncited) ${suite.name}`;
-    const row = files.get(path) ?? { cases: 0, passing: 0, failing: 0, skipped: 0, reasons: new Map() };
-    files.set(path, row);
-    row.cases++;
-    if (test.status === "passed") row.passing++;
-    else if (test.status === "failed") row.failing++;
-    else {
-      row.skipped++;
-      const reason = /\(skipped: (.*)\)$/.exec(title)?.[1] ?? "no reason given";
-      row.reasons.set(reason, (row.reasons.get(reason) ?? 0) + 1);
-    }
-  }
+const revisions = new Map();
+const revisionOf = (testFile) => {
+  if (!revisions.has(testFile)) revisions.set(testFile, headerRevision(readFileSync(testFile, "utf8")));
+  return revisions.get(testFile);
+};
+
+const report = tally(results, revisionOf);
+const markdown = renderMarkdown(report);
+if (args.has("--json")) console.log(JSON.stringify(toJson(report), null, 2));
+else console.log(markdown);
+
+if (args.has("--write")) {
+  const readme = join(packageDir, "README.md");
+  writeFileSync(readme, replaceBetweenMarkers(readFileSync(readme, "utf8"), markdown));
 }
 
-const rows = [...files.entries()].sort(([a], [b]) => a.localeCompare(b));
-const total = rows.reduce(
-  (t, [, r]) => ({
-    cases: t.cases + r.cases,
-    passing: t.passing + r.passing,
-    failing: t.failing + r.failing,
-    skipped: t.skipped + r.skipped,
-  }),
-  { cases: 0, passing: 0, failing: 0, skipped: 0 },
-);
-const share = total.cases === 0 ? 0 : (100 * total.passing) / total.cases;
-
-if (process.argv.includes("--json")) {
-  const json = rows.map(([path, r]) => ({ path, ...r, reasons: Object.fromEntries(r.reasons) }));
-  console.log(JSON.stringify({ files: json, total: { ...total, files: rows.length, share } }, null, 2));
-} else {
-  console.log("| PostHog test file | ported | passing | skipped (why) |");
-  console.log("| --- | ---: | ---: | --- |");
-  for (const [path, r] of rows) {
-    const why = [...r.reasons].map(([reason, n]) => `${n}: ${reason}`).join("; ");
-    const failing = r.failing ? ` (${r.failing} failing)` : "";
-    console.log(
-      `| \`${path}\` | ${r.cases} | ${r.passing}${failing} | ${r.skipped}${why ? ` (${why})` : ""} |`,
-    );
-  }
-  console.log(
-    `| **${rows.length} files** | **${total.cases}** | **${total.passing}** | **${total.skipped}** |\n\n${share.toFixed(1)}% of the ported cases pass.`,
-  );
+let failed = false;
+for (const problem of report.problems) {
+  console.error(`fidelity: ${problem}`);
+  failed = true;
 }
-process.exit(total.failing > 0 ? 1 : 0);
+if (report.totals.failing > 0) {
+  console.error(`fidelity: ${report.totals.failing} ported case(s) fail`);
+  failed = true;
+}
+if (args.has("--check")) {
+  for (const row of belowGoal(report.rows, GOAL)) {
+    console.error(`fidelity: ${row.path}: ${row.passing} of ${row.ported} ported cases pass, under ${GOAL}%`);
+    failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -155,19 +155,27 @@ export function checkScope(store: Store, key: ApiKeyRecord, needed: string | nul
   if (!hasScope(key, needed, newest)) throw forbidden(`API key missing required scope '${needed}'`);
 }
 
-/** Resolves `:project` (a number or `@current`) and checks the principal may use it. */
+/**
+ * Resolves `:project` (a number or `@current`) and checks the principal may use it. A project API
+ * token in the query (`?token=phc_…`) names the project instead, as the service's routing mixin reads
+ * it (an unknown token is 401).
+ */
 export function authorizeProject(
   store: Store,
   principal: Principal,
   rawId: string,
   scope: string | null | false,
+  token: string | null = null,
 ): { project: ProjectRecord; org: OrganizationRecord } {
+  const byToken = token ? store.data.projects.find((p) => p.api_token === token) : undefined;
+  if (token && !byToken) throw authenticationFailed("Incorrect authentication credentials.");
   const project =
-    rawId === "@current"
+    byToken ??
+    (rawId === "@current"
       ? store.data.projects.find((p) => store.isMember(principal.user, p.organization))
       : /^\d+$/.test(rawId)
         ? store.project(Number(rawId))
-        : undefined;
+        : undefined);
   const org = project ? store.organization(project.organization) : undefined;
   if (!project || !org) throw notFound("Project not found.");
   const scoped = principal.kind === "key" ? principal.key.scoped_teams : undefined;

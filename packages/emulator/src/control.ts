@@ -1,7 +1,7 @@
 /**
  * Control endpoints under `/_emulator/` (docs/architecture.md): no auth, never faulted, throttled or
  * logged. `GET/DELETE requests`, `GET/POST faults`, `POST reset`, `GET state`, `POST seed`,
- * `POST upgrade_queries`, `POST sessions`.
+ * `POST upgrade_queries`, `POST sessions`, `POST cohorts/recalculate`, `POST cohorts/upgrade_bytecode`.
  * They refuse browsers (SPEC §8): a request whose `Origin` is not the emulator's own, or whose
  * `Sec-Fetch-Site` says another site sent it, gets a 403, so a web page cannot reconfigure or read a
  * developer's local emulator. Tools (curl, the test helpers, the CLI) send neither header.
@@ -23,6 +23,10 @@ export interface ControlTarget {
   upgradeQueries(body: unknown): unknown;
   /** `POST sessions` `{"user": id}`: a browser session of that user (sessions.ts). */
   openSession(body: unknown): unknown;
+  /** `POST cohorts/recalculate`: the queued cohort calculations run now (cohort-calculation.ts). */
+  recalculateCohorts(body: unknown): unknown;
+  /** `POST cohorts/upgrade_bytecode`: a service upgrade of the cohort filter compiler. */
+  upgradeCohortBytecode(body: unknown): unknown;
 }
 
 /** A Host header's syntax: a name or an address, and a port. */
@@ -152,6 +156,10 @@ export async function handleControl(
         return sendReply(res, { status: 200, body: target.upgradeQueries(json) });
       case "POST /_emulator/sessions":
         return sendReply(res, { status: 201, body: target.openSession(json) });
+      case "POST /_emulator/cohorts/recalculate":
+        return sendReply(res, { status: 200, body: target.recalculateCohorts(json) });
+      case "POST /_emulator/cohorts/upgrade_bytecode":
+        return sendReply(res, { status: 200, body: target.upgradeCohortBytecode(json) });
       default:
         return sendReply(res, {
           status: 404,

@@ -5,8 +5,8 @@
  * organization only), erin (inactive); integrations of every destination kind; sample dashboards, an
  * S3 export (AwsS3 with an integration under the newest rules, legacy S3 with inline keys under 2025)
  * and a Postgres export with inline secrets (created before integrations), runs (one Failed, one
- * Running, two older than the 7-day window), log entries and a few hundred events; feature flags,
- * cohorts and a running experiment (sample-flags.ts). Besides `phx_emulator`, alice has one key per
+ * Running, two older than the 7-day window), log entries and a few hundred events; feature flags and
+ * a running experiment (sample-flags.ts); cohorts, actions and persons (sample-cohorts.ts). Besides `phx_emulator`, alice has one key per
  * environment of the examples (`phx_emulator_staging`, `phx_emulator_production`), and dave one of Globex.
  * Generated relative to `now` and deterministic for a given `now`.
  */
@@ -20,10 +20,12 @@ import {
   sampleEvents,
   uuid,
 } from "./sample-activity.js";
+import { sampleCohorts } from "./sample-cohorts.js";
 import { sampleFlags } from "./sample-flags.js";
 import { defaultService, type ServiceSettings } from "./service.js";
 import type { BatchExportRecord, DashboardRecord, StoreData } from "./types.js";
 
+export { ACTION_IDS, COHORT_IDS } from "./sample-cohorts.js";
 export { FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "./sample-flags.js";
 export { OLD_RUN_ID, POSTGRES_EXPORT_ID, S3_EXPORT_ID };
 
@@ -336,14 +338,18 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     backfills: [],
     events: sampleEvents(at),
     ...sampleFlags(at),
+    ...sampleCohorts(),
+    early_access_features: [],
+    product_tours: [],
     approval_policies: [],
     change_requests: [],
     insights: [],
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
+    activity_log: [],
     access_controls: [],
     sessions: [],
-    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 5 },
+    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 8, action: 6 },
   };
 }

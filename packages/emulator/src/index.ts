@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { systemClock } from "posthog-gitops-shared/clock";
+import { parseRecalculateOptions, recalculateCohorts, upgradeCohortBytecode } from "./cohort-calculation.js";
 import { handleControl, hostAllowed } from "./control.js";
 import { defaultSeed } from "./default-seed.js";
 import { FaultState, type Faults } from "./faults.js";
@@ -117,6 +118,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           upgradeQueries: (body) =>
             upgradeStoredQueries(store, new Date(clock.now()), parseUpgradeOptions(body)),
           openSession: (body) => openSession(store, body, new Date(clock.now())),
+          recalculateCohorts: (body) =>
+            recalculateCohorts(store, new Date(clock.now()), parseRecalculateOptions(body)),
+          upgradeCohortBytecode: (body) => upgradeCohortBytecode(store, new Date(clock.now()), body),
         },
         req,
         res,
@@ -166,7 +170,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 /** The default seed, and the ids and keys of its objects (a published interface, see README.md). */
 export {
   ACME_ID,
+  ACTION_IDS,
   BOB_KEY,
+  COHORT_IDS,
   defaultSeed,
   FLAG_IDS,
   GLOBEX_ID,

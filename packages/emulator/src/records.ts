@@ -2,7 +2,13 @@
  * New store records with the service's defaults, for the routes that create objects and for the
  * default seed: one place knows what a fresh dashboard or batch export holds.
  */
-import type { BatchExportRecord, DashboardRecord, InsightRecord } from "./types.js";
+import type {
+  ActionRecord,
+  BatchExportRecord,
+  CohortRecord,
+  DashboardRecord,
+  InsightRecord,
+} from "./types.js";
 
 type WithRequired<T, K extends keyof T> = Pick<T, K> & Partial<T>;
 
@@ -80,6 +86,58 @@ export function insightRecord(
     last_modified_at: fields.created_at,
     last_modified_by: fields.created_by,
     last_viewed_at: fields.created_at,
+    ...fields,
+  };
+}
+
+/** A new cohort as the service stores it: dynamic, not calculated yet, no members. */
+export function cohortRecord(
+  fields: WithRequired<CohortRecord, "id" | "team_id" | "created_at" | "created_by">,
+): CohortRecord {
+  return {
+    name: null,
+    description: "",
+    filters: null,
+    groups: [],
+    query: null,
+    is_static: false,
+    cohort_type: null,
+    deleted: false,
+    count: null,
+    version: null,
+    pending_version: null,
+    is_calculating: false,
+    last_calculation: null,
+    errors_calculating: 0,
+    last_error_at: null,
+    last_backfill_person_properties_at: null,
+    last_backfill_events_at: null,
+    people: [],
+    pending_import: null,
+    pending_snapshot: null,
+    calculation_requested_at: null,
+    calculations: [],
+    experiment_set: [],
+    ...fields,
+  };
+}
+
+/** A new action as the service stores it. */
+export function actionRecord(
+  fields: WithRequired<ActionRecord, "id" | "team_id" | "created_at" | "created_by">,
+): ActionRecord {
+  return {
+    name: null,
+    description: "",
+    tags: [],
+    post_to_slack: false,
+    slack_message_format: "",
+    steps: [],
+    deleted: false,
+    updated_at: fields.created_at,
+    last_calculated_at: fields.created_at,
+    pinned_at: null,
+    bytecode_error: null,
     ...fields,
   };
 }

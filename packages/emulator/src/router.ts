@@ -54,6 +54,8 @@ export interface RouteSpec {
   sharing?: "view" | "action";
   /** The view's `create` action: short of resource-wide access it is refused outright (access.ts). */
   creates?: boolean;
+  /** Registered under `/api/projects/` only: its `/api/environments/` twin does not exist (cohorts, actions). */
+  projectsOnly?: boolean;
   handler: Handler;
 }
 
@@ -92,9 +94,11 @@ export class Router {
   /** HEAD is served by the GET route (Node drops the body). */
   match(requestMethod: string, rawPath: string): Match {
     const method = requestMethod === "HEAD" ? "GET" : requestMethod;
+    const environments = rawPath.startsWith("/api/environments/");
     const path = rawPath.replace(/^\/api\/environments\//, "/api/projects/");
     const allowed: string[] = [];
     for (const route of this.routes) {
+      if (environments && route.projectsOnly) continue;
       const m = route.regex.exec(path);
       if (!m) continue;
       if (route.method !== method) {

@@ -1,11 +1,11 @@
 /**
- * The default seed's feature flags, cohorts and experiment, dated from `now` (so "evaluated in the last
+ * The default seed's feature flags and experiment, dated from `now` (so "evaluated in the last
  * 30 days" holds whatever day the emulator starts): in project 12345 a flag others depend on
  * (`checkout-v1`), a multivariate flag with a payload, a flag dependency and a cohort
  * (`new-checkout`), a remote-configuration flag with an encrypted payload (`pricing-config`), an
  * archived flag, a flag a running experiment uses (`pricing-page-test`), a disabled one never
- * evaluated and a soft-deleted one; cohorts, one of them behavioural (refused by flags); in project
- * 12346 its own `checkout-v1` (another id) and a "Beta testers" cohort (another id, the same name).
+ * evaluated and a soft-deleted one (the cohorts they name are sample-cohorts.ts's); in project 12346 its
+ * own `checkout-v1` (another id).
  */
 import { createHash } from "node:crypto";
 import { encryptPayload } from "./routes/flag-payloads.js";
@@ -44,7 +44,7 @@ const fiftyFifty = {
   ],
 };
 
-export function sampleFlags(now: number): Pick<StoreData, "feature_flags" | "cohorts" | "experiments"> {
+export function sampleFlags(now: number): Pick<StoreData, "feature_flags" | "experiments"> {
   const ago = (ms: number) => new Date(now - ms).toISOString();
   const flag = (
     f: Partial<StoreData["feature_flags"][number]> & { id: number; key: string; created_at: string },
@@ -159,99 +159,6 @@ export function sampleFlags(now: number): Pick<StoreData, "feature_flags" | "coh
         name: "Checkout v1",
         created_at: "2025-05-02T09:00:00.000Z",
       }),
-    ],
-    cohorts: [
-      {
-        id: 1,
-        team_id: 12345,
-        name: "Beta testers",
-        description: "People who opted into betas",
-        filters: {
-          properties: {
-            type: "OR",
-            values: [
-              { type: "AND", values: [{ key: "beta", type: "person", operator: "exact", value: ["true"] }] },
-            ],
-          },
-        },
-        is_static: false,
-        deleted: false,
-        created_at: "2025-04-01T09:00:00.000Z",
-        created_by: 1,
-        count: 120,
-      },
-      {
-        id: 2,
-        team_id: 12345,
-        name: "Internal staff",
-        description: "",
-        filters: {
-          properties: {
-            type: "OR",
-            values: [
-              {
-                type: "AND",
-                values: [{ key: "email", type: "person", operator: "icontains", value: "@acme.com" }],
-              },
-            ],
-          },
-        },
-        is_static: false,
-        deleted: false,
-        created_at: "2025-04-02T09:00:00.000Z",
-        created_by: 1,
-        count: 40,
-      },
-      {
-        id: 3,
-        team_id: 12345,
-        name: "Recent purchasers",
-        description: "Bought something in the last 30 days",
-        filters: {
-          properties: {
-            type: "OR",
-            values: [
-              {
-                type: "AND",
-                values: [
-                  {
-                    key: "purchase",
-                    type: "behavioral",
-                    value: "performed_event",
-                    event_type: "events",
-                    time_value: 30,
-                    time_interval: "day",
-                  },
-                ],
-              },
-            ],
-          },
-        },
-        is_static: false,
-        deleted: false,
-        created_at: "2025-04-03T09:00:00.000Z",
-        created_by: 1,
-        count: 310,
-      },
-      {
-        id: 4,
-        team_id: 12346,
-        name: "Beta testers",
-        description: "",
-        filters: {
-          properties: {
-            type: "OR",
-            values: [
-              { type: "AND", values: [{ key: "beta", type: "person", operator: "exact", value: ["true"] }] },
-            ],
-          },
-        },
-        is_static: false,
-        deleted: false,
-        created_at: "2025-04-04T09:00:00.000Z",
-        created_by: 1,
-        count: 3,
-      },
     ],
     experiments: [
       {

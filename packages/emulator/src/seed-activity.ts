@@ -103,7 +103,18 @@ export function normaliseActivity(list: (key: string) => Raw[], at: string) {
     ref: String(v.ref),
     viewed_at: str(v.viewed_at, at),
   }));
+  const activity_log: StoreData["activity_log"] = list("activity_log").map((a) => ({
+    id: str(a.id, randomUUID()),
+    team_id: Number(a.team_id ?? a.team),
+    scope: str(a.scope, "FeatureFlag"),
+    item_id: String(a.item_id),
+    activity: str(a.activity, "updated"),
+    user: intOrNull(a.user),
+    created_at: str(a.created_at, at),
+    name: strOrNull(a.name),
+  }));
   return {
+    activity_log,
     collaborators,
     sharing,
     runs,

@@ -7,6 +7,7 @@ import { defaultSeed } from "./default-seed.js";
 import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseAccess } from "./seed-access.js";
+import { normaliseActionData } from "./seed-actions.js";
 import { normaliseActivity } from "./seed-activity.js";
 import { SeedError } from "./seed-error.js";
 import { normaliseFlagData } from "./seed-flags.js";
@@ -20,6 +21,7 @@ import type {
   IntegrationRecord,
   MembershipRecord,
   OrganizationRecord,
+  ProjectRecord,
   StoreData,
   UserRecord,
 } from "./types.js";
@@ -172,8 +174,19 @@ export function normaliseSeed(
     organization: need<string>(p, "organization", "project", isStr),
     ...(p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {}),
     ...(isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard as number } : {}),
+    api_token: typeof p.api_token === "string" && p.api_token !== "" ? p.api_token : `phc_project_${p.id}`,
+    ...(isDict(p.session_recording_linked_flag) && isInt((p.session_recording_linked_flag as Raw).id)
+      ? {
+          session_recording_linked_flag: structuredClone(
+            p.session_recording_linked_flag,
+          ) as ProjectRecord["session_recording_linked_flag"],
+        }
+      : {}),
     ...(Array.isArray(p.group_types)
       ? { group_types: (p.group_types as Raw[]).map((g) => groupType(g, at)) }
+      : {}),
+    ...(Array.isArray(p.test_account_filters)
+      ? { test_account_filters: structuredClone(p.test_account_filters) }
       : {}),
   }));
   const users: UserRecord[] = list(seed, "users").map((u) => ({
@@ -280,6 +293,7 @@ export function normaliseSeed(
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
   const { next, ...flagData } = normaliseFlagData((key) => list(seed, key), at, sequences);
+  const { nextAction, ...actionData } = normaliseActionData((key) => list(seed, key), at, sequences);
   const content = seedContent(list(seed, "insights"), dashboards, at, sequences);
   return {
     service,
@@ -292,10 +306,12 @@ export function normaliseSeed(
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
     ...flagData,
+    ...actionData,
     ...normaliseAccess((key) => list(seed, key), at),
     insights: content.insights,
     sequences: {
       ...next,
+      action: nextAction,
       dashboard: Math.max(
         isInt(sequences.dashboard) ? (sequences.dashboard as number) : 1,
         ...dashboards.map((d) => d.id + 1),

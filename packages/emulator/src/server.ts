@@ -185,7 +185,7 @@ async function dispatch(
     ctx.project = access.project;
     ctx.org = access.org;
   } else if (params.project !== undefined) {
-    const access = authorizeProject(store, principal, params.project, route.scope);
+    const access = authorizeProject(store, principal, params.project, route.scope, ctx.query.get("token"));
     ctx.project = access.project;
     ctx.org = access.org;
     const resource = typeof route.scope === "string" ? route.scope.split(":")[0] : undefined;

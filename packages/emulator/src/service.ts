@@ -14,8 +14,10 @@ export const RULES: readonly Rules[] = ["newest", "2025"];
 
 /**
  * The service's per-team feature flags that its endpoints consult: the batch export ones, and for
- * feature flags `flag-evaluation-tags` (evaluation contexts are written and shown) and
- * `feature-flag-early-exit` (`filters.early_exit` may be turned on).
+ * feature flags `flag-evaluation-tags` (evaluation contexts are written and shown),
+ * `feature-flag-early-exit` (`filters.early_exit` may be turned on) and
+ * `realtime-cohort-flag-targeting` (backfilled realtime cohorts may target flags, and stay in the cohort
+ * list's `hide_behavioral_cohorts` answer).
  */
 export const FEATURE_FLAGS = [
   "high-frequency-batch-exports",
@@ -25,6 +27,7 @@ export const FEATURE_FLAGS = [
   "flag-evaluation-tags",
   "feature-flag-early-exit",
   "legacy-insight-filters-disabled",
+  "realtime-cohort-flag-targeting",
 ] as const;
 
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
@@ -57,6 +60,28 @@ export interface ServiceSettings {
   insight_dashboards_opt_in_enforced: boolean;
   /** A flag PATCH's `filters`: merged (newest) or replacing (older); `rules` sets the default. */
   flag_filters_patch: FlagFiltersPatch;
+  /**
+   * Non-deleted actions a team may have before `POST .../actions/` answers 402 (the service's
+   * `analytics.max_actions_per_team`, 500).
+   */
+  max_actions_per_team: number;
+  /**
+   * How long a cohort's queued calculation takes, in milliseconds of the emulator's clock: it is done
+   * on the first read at least that long after it was queued (0: on the next read, like a worker that
+   * is never behind). null: never by itself, only through `POST /_emulator/cohorts/recalculate` (a
+   * worker that is not running, as PostHog's tests mock it).
+   */
+  cohort_calculation_ms: number | null;
+  /**
+   * The version of the compiler that writes the `bytecode` of cohort filters (the header's second
+   * element); `POST /_emulator/cohorts/upgrade_bytecode` raises it and rewrites every cohort, as a
+   * service upgrade does.
+   */
+  cohort_bytecode_version: number;
+  /** Flags (not deleted) a team may have before a create is refused (`MAX_FEATURE_FLAGS_PER_TEAM`). */
+  max_feature_flags_per_team: number;
+  /** Bytes a flag's stored `filters` may take (`MAX_FEATURE_FLAG_FILTER_SIZE_BYTES`, 512 KiB). */
+  max_feature_flag_filter_size_bytes: number;
 }
 
 /** Settings a seed or the `service` option may give: any subset, flags one by one. */
@@ -72,6 +97,11 @@ export function defaultService(): ServiceSettings {
     max_concurrent_backfills: 10,
     insight_dashboards_opt_in_enforced: false,
     flag_filters_patch: "merge",
+    max_actions_per_team: 500,
+    cohort_calculation_ms: 0,
+    cohort_bytecode_version: 1,
+    max_feature_flags_per_team: 2000,
+    max_feature_flag_filter_size_bytes: 524_288,
   };
 }
 
@@ -106,6 +136,29 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         }
         out.flag_filters_patch = v as FlagFiltersPatch;
         break;
+      case "max_actions_per_team":
+        if (!Number.isInteger(v) || (v as number) < 0) {
+          return '"service.max_actions_per_team" must be a whole number';
+        }
+        out.max_actions_per_team = v as number;
+        break;
+      case "cohort_calculation_ms":
+        if (v !== null && (!Number.isInteger(v) || (v as number) < 0)) {
+          return '"service.cohort_calculation_ms" must be a whole number of milliseconds or null';
+        }
+        out.cohort_calculation_ms = v as number | null;
+        break;
+      case "cohort_bytecode_version":
+        if (!Number.isInteger(v) || (v as number) < 1) {
+          return '"service.cohort_bytecode_version" must be a whole number from 1';
+        }
+        out.cohort_bytecode_version = v as number;
+        break;
+      case "max_feature_flags_per_team":
+      case "max_feature_flag_filter_size_bytes":
+        if (!Number.isInteger(v) || (v as number) < 0) return `"service.${key}" must be a whole number`;
+        out[key] = v as number;
+        break;
       case "max_concurrent_backfills":
         if (!Number.isInteger(v) || (v as number) < 0) {
           return '"service.max_concurrent_backfills" must be a whole number';
@@ -126,7 +179,7 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         break;
       }
       default:
-        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch)`;
+        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch, max_actions_per_team, cohort_calculation_ms, cohort_bytecode_version, max_feature_flags_per_team, max_feature_flag_filter_size_bytes)`;
     }
   }
   // `rules` brings its own flag PATCH semantics, unless the same value says otherwise.

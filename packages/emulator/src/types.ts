@@ -25,6 +25,15 @@ export interface ProjectRecord {
   require_evaluation_contexts?: boolean;
   /** The project's home dashboard, if set; soft-deleting that dashboard clears it. */
   primary_dashboard?: number | null;
+  /** "Filter out internal and test users": property filters, cohort ones `{type: "cohort", value: id}`. */
+  test_account_filters?: unknown[];
+  /**
+   * The project API token (`phc_…`) SDKs send; a `?token=` on a project route picks the project by it
+   * (the seed gives every project one).
+   */
+  api_token?: string;
+  /** Session replay's linked flag setting: a flag named here cannot be deleted. */
+  session_recording_linked_flag?: { id: number; key: string; variant?: string | null } | null;
   /** Its group types (each project numbers its own, index 0 to 5). */
   group_types?: GroupTypeRecord[];
 }
@@ -333,7 +342,8 @@ export interface FeatureFlagRecord {
   created_by: number | null;
   updated_at: string;
   last_modified_by: number | null;
-  version: number;
+  /** Null on rows older than the column (a write counts it as 0). */
+  version: number | null;
   ensure_experience_continuity: boolean;
   is_remote_configuration: boolean;
   has_encrypted_payloads: boolean;
@@ -349,19 +359,106 @@ export interface FeatureFlagRecord {
   rollout_percentage: number | null;
 }
 
-/** A cohort, read by flags (by id) and listed by the tool to resolve names. */
+/**
+ * A cohort as the service stores it (service-api.md §12, routes/cohorts.ts): `filters` in their stored
+ * (rewritten) form, or null for a cohort stored with legacy `groups` only; the recalculation fields the
+ * emulator's calculation model moves (cohort-calculation.ts); a static cohort's members.
+ */
 export interface CohortRecord {
   id: number;
   team_id: number;
-  name: string;
+  /** Nullable and blank-able, and not unique (the service constrains only system cohorts). */
+  name: string | null;
   description: string;
-  /** PostHog's property tree; a `behavioral` property makes the cohort unusable in flags. */
-  filters: Record<string, unknown>;
+  /** The property tree `{properties: {type, values}}`; null for a legacy cohort stored with `groups` only. */
+  filters: Record<string, unknown> | null;
+  /** The deprecated criteria (`[{properties | action_id | event_id, days, count, ...}]`). */
+  groups: unknown[];
+  /** A static cohort's source query (ActorsQuery / HogQLQuery). */
+  query: Record<string, unknown> | null;
   is_static: boolean;
+  /** Server-computed: `realtime` when every leaf compiles, else null; explicit values kept otherwise. */
+  cohort_type: string | null;
   deleted: boolean;
   created_at: string;
   created_by: number | null;
   count: number | null;
+  /** The calculation the last finished run computed, and the one queued (null: none yet). */
+  version: number | null;
+  pending_version: number | null;
+  is_calculating: boolean;
+  last_calculation: string | null;
+  errors_calculating: number;
+  last_error_at: string | null;
+  last_backfill_person_properties_at: string | null;
+  last_backfill_events_at: string | null;
+  /** Static cohorts: the uuids of their persons. */
+  people: string[];
+  /** Work a static cohort's next calculation does: the ids of an uploaded CSV, by kind. */
+  pending_import: { id_type: "distinct_id" | "person_id" | "email"; ids: string[] } | null;
+  /** A static cohort's snapshot the next calculation takes: the persons its query or criteria match. */
+  pending_snapshot: "query" | "filters" | null;
+  /** When the queued calculation was asked for (the calculation model settles it after that). */
+  calculation_requested_at: string | null;
+  /** Finished calculations, newest last (`calculation_history/`, `last_error_message`). */
+  calculations: CohortCalculationRecord[];
+  /** Experiments whose exposure cohort it is (`experiment_set`). */
+  experiment_set: number[];
+}
+
+/** One run of a cohort's calculation (the service's CohortCalculationHistory row). */
+export interface CohortCalculationRecord {
+  id: string;
+  filters: Record<string, unknown>;
+  count: number | null;
+  started_at: string;
+  finished_at: string | null;
+  error: string | null;
+  /** `timeout`, `memory_limit`, ... (products/cohorts/backend/models/util.py CohortErrorCode). */
+  error_code: string | null;
+}
+
+/** A person, as far as static cohorts need one: its uuid, distinct ids and properties. */
+export interface PersonRecord {
+  uuid: string;
+  team_id: number;
+  distinct_ids: string[];
+  properties: Record<string, unknown>;
+  created_at: string;
+}
+
+/** One step of an action, as stored (`steps_json`): the ten keys once written through the API. */
+export type ActionStepRecord = Record<string, unknown>;
+
+/** An action (service-api.md §13, routes/actions.ts). */
+export interface ActionRecord {
+  id: number;
+  team_id: number;
+  name: string | null;
+  description: string;
+  tags: string[];
+  post_to_slack: boolean;
+  slack_message_format: string;
+  /** As stored: steps written through the API carry all ten keys; rows a seed gives may be partial. */
+  steps: ActionStepRecord[];
+  deleted: boolean;
+  created_at: string;
+  created_by: number | null;
+  updated_at: string;
+  last_calculated_at: string;
+  pinned_at: string | null;
+  bytecode_error: string | null;
+}
+
+/** A hog function (destination), only as far as it refers to actions (`filters.actions[].id`). */
+export interface HogFunctionRecord {
+  id: string;
+  team_id: number;
+  name: string;
+  deleted: boolean;
+  filters: Record<string, unknown>;
+  created_at: string;
+  created_by: number | null;
 }
 
 /** An experiment, only as far as flags care: the flag it runs on and whether it is running. */
@@ -372,6 +469,38 @@ export interface ExperimentRecord {
   feature_flag: number;
   start_date: string | null;
   end_date: string | null;
+  deleted: boolean;
+  created_at?: string;
+  created_by?: number | null;
+  /**
+   * The JSON fields where an experiment may name an action (`metrics`, `metrics_secondary`, `filters`,
+   * `parameters`, `exposure_criteria`, `stats_config`, `scheduling_config`, `variants`), as a seed gives them.
+   */
+  metrics?: unknown;
+  metrics_secondary?: unknown;
+  filters?: unknown;
+  parameters?: unknown;
+  exposure_criteria?: unknown;
+  stats_config?: unknown;
+  scheduling_config?: unknown;
+  variants?: unknown;
+}
+
+/** An early access feature, only as far as flags care: the flag it runs on. */
+export interface EarlyAccessFeatureRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  feature_flag: number | null;
+  deleted: boolean;
+}
+
+/** A product tour, only as far as flags care: its internal targeting flag stays out of the flag list. */
+export interface ProductTourRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  internal_targeting_flag: number | null;
   deleted: boolean;
 }
 
@@ -432,6 +561,23 @@ export interface DashboardTemplateRecord {
   tags: string[];
 }
 
+/**
+ * One row of the service's activity log (`ActivityLog`), as far as the emulator keeps it: which object
+ * changed, how (`created`, `updated`, `deleted`), by whom and when. Written by flag writes; the change
+ * details and the activity endpoints are not modelled.
+ */
+export interface ActivityLogRecord {
+  id: string;
+  team_id: number;
+  scope: string;
+  item_id: string;
+  activity: string;
+  user: number | null;
+  created_at: string;
+  /** The object's name at the time (a flag's key). */
+  name: string | null;
+}
+
 /** A user's view of a project-tree item (`FileSystemViewLog`): a dashboard's `last_viewed_at`. */
 export interface ViewLogRecord {
   team_id: number;
@@ -459,18 +605,25 @@ export interface StoreData {
   events: EventRecord[];
   feature_flags: FeatureFlagRecord[];
   cohorts: CohortRecord[];
+  actions: ActionRecord[];
+  hog_functions: HogFunctionRecord[];
+  persons: PersonRecord[];
   experiments: ExperimentRecord[];
+  early_access_features: EarlyAccessFeatureRecord[];
+  product_tours: ProductTourRecord[];
   approval_policies: ApprovalPolicyRecord[];
   change_requests: ChangeRequestRecord[];
   insights: InsightRecord[];
   quick_filters: QuickFilterRecord[];
   dashboard_templates: DashboardTemplateRecord[];
   view_logs: ViewLogRecord[];
+  /** Rows of the activity log (flag writes). */
+  activity_log: ActivityLogRecord[];
   /** Access control rules (access.ts). */
   access_controls: AccessControlRecord[];
   /** Open browser sessions. */
   sessions: SessionRecord[];
-  /** Next integer ids (dashboards, tiles, insights, text cards, feature flags, cohorts). */
+  /** Next integer ids (dashboards, tiles, insights, text cards, feature flags, cohorts, actions). */
   sequences: {
     dashboard: number;
     tile: number;
@@ -478,6 +631,7 @@ export interface StoreData {
     text: number;
     feature_flag: number;
     cohort: number;
+    action: number;
   };
 }
 

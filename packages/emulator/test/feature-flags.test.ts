@@ -31,7 +31,7 @@ describe("feature flags: list", () => {
     expect(notArchived.body.count).toBe(5);
   });
 
-  it("filters ?key= exactly and case-insensitively, and searches key and description", async () => {
+  it("filters ?key= exactly and case-insensitively, and searches key, description and experiment names", async () => {
     expect(keys((await h.api("GET", `${FLAGS}/?key=NEW-Checkout`)).body)).toEqual(["new-checkout"]);
     expect((await h.api("GET", `${FLAGS}/?key=new-check`)).body.count).toBe(0);
     expect(keys((await h.api("GET", `${FLAGS}/?search=checkout%20flow`)).body)).toEqual(["new-checkout"]);
@@ -39,11 +39,11 @@ describe("feature flags: list", () => {
       "pricing-page-test",
       "pricing-config",
     ]);
-    // PostHog's `key__icontains | name__icontains`: the term as written, a substring of either.
+    // The term in any case, its other characters literal (`re.escape`), in the key or the description.
     expect(keys((await h.api("GET", `${FLAGS}/?search=CHECKOUT-V`)).body)).toEqual(["checkout-v1"]);
     expect((await h.api("GET", `${FLAGS}/?search=new%20checkout%20flow%20x`)).body.count).toBe(0);
-    // A space is a space: "page test" is in neither pricing-page-test nor "Pricing page A/B".
-    expect((await h.api("GET", `${FLAGS}/?search=page%20test`)).body.count).toBe(0);
+    // A space stands for any run of spaces, hyphens and underscores: "page test" finds pricing-page-test.
+    expect(keys((await h.api("GET", `${FLAGS}/?search=page%20test`)).body)).toEqual(["pricing-page-test"]);
     expect(keys((await h.api("GET", `${FLAGS}/?search=.*`)).body)).toEqual([]);
     const long = await h.api("GET", `${FLAGS}/?search=${"x".repeat(201)}`);
     expect(long.status).toBe(400);
@@ -81,7 +81,7 @@ describe("feature flags: the server's rewrites", () => {
       filters: {
         groups: [
           {
-            properties: [{ key: "age", type: "person", operator: "min", value: 18 }],
+            properties: [{ key: "age", type: "person", operator: "min", value: "18" }],
             rollout_percentage: 30,
           },
         ],
@@ -429,6 +429,9 @@ describe("the default seed's flags and cohorts", () => {
     const list = await h.api("GET", `${P}/cohorts/`);
     expect(list.status).toBe(200);
     expect(list.body.results.map((c: Json) => c.name)).toEqual([
+      "Conference attendees",
+      "Signed up recently",
+      "Beta testers or staff",
       "Recent purchasers",
       "Internal staff",
       "Beta testers",
@@ -451,8 +454,7 @@ describe("the default seed's flags and cohorts", () => {
     expect(response.body).toEqual({
       type: "validation_error",
       code: "behavioral_cohort_found",
-      detail:
-        "Cohort 'Recent purchasers' has an event-based condition on 'purchase' (performed_event) and cannot be used in feature flags.",
+      detail: "Cohort 'Recent purchasers' has an event-based condition on 'purchase' (performed_event) and cannot be used in feature flags.",
       attr: "filters",
     });
   });

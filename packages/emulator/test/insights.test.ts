@@ -132,10 +132,17 @@ describe("the dashboards replace-set", () => {
     const bob = { key: BOB_KEY };
     const remove = await h.api("PATCH", `${P}/insights/${insight.id}/`, { dashboards: [] }, bob);
     expect(remove.status).toBe(403);
-    expect(remove.body.detail).toBe("You don't have permission to remove insights from dashboard: 3");
+    // Only on a dashboard bob may not edit, the insight is read-only to him (`CanEditInsight`).
+    expect(remove.body.detail).toBe(
+      "This insight is on a dashboard that can only be edited by its owner, team members invited to editing the dashboard, and project admins.",
+    );
+    await h.api("PATCH", `${P}/insights/${insight.id}/`, { dashboards: [3, 1] });
+    const partly = await h.api("PATCH", `${P}/insights/${insight.id}/`, { dashboards: [1] }, bob);
+    expect(partly.status).toBe(403);
+    expect(partly.body.detail).toBe("You don't have permission to remove insights from dashboard: 3");
     const add = await h.api("POST", `${P}/insights/`, { name: "x", dashboards: [3] }, bob);
     expect(add.body.detail).toBe("You don't have permission to add insights to dashboard: 3");
-    expect((await h.api("GET", `${P}/insights/${insight.id}/`)).body.dashboards).toEqual([3]);
+    expect((await h.api("GET", `${P}/insights/${insight.id}/`)).body.dashboards).toEqual([3, 1]);
   });
 
   it("names a dashboard of another project or a deleted one as a pk that does not exist", async () => {

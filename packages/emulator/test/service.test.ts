@@ -26,10 +26,16 @@ describe("the service key of a seed", () => {
         "flag-evaluation-tags": false,
         "feature-flag-early-exit": false,
         "legacy-insight-filters-disabled": false,
+        "realtime-cohort-flag-targeting": false,
       },
       max_concurrent_backfills: 10,
       insight_dashboards_opt_in_enforced: false,
       flag_filters_patch: "merge",
+      max_actions_per_team: 500,
+      cohort_calculation_ms: 0,
+      cohort_bytecode_version: 1,
+      max_feature_flags_per_team: 2000,
+      max_feature_flag_filter_size_bytes: 524_288,
     });
     const older = normaliseSeed(
       { service: { rules: "2025", feature_flags: { "hogql-batch-exports": true } } },

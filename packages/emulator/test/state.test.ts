@@ -12,8 +12,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startEmulator } from "../src/index.js";
+import { defaultSeed, startEmulator } from "../src/index.js";
 import { normaliseSeed, SeedError } from "../src/seed.js";
+import { defaultService } from "../src/service.js";
 import { TEST_NOW } from "./support/clock.js";
 
 const auth = { Authorization: "Bearer phx_emulator", "Content-Type": "application/json" };
@@ -129,5 +130,45 @@ describe("normaliseSeed", () => {
     expect(data.sequences.dashboard).toBe(4);
     expect(() => normaliseSeed({ projects: [{ name: "no id" }] }, new Date(TEST_NOW))).toThrow(SeedError);
     expect(() => normaliseSeed([], new Date(TEST_NOW))).toThrow(/must be a JSON object/);
+  });
+});
+
+describe("the default seed through normaliseSeed", () => {
+  it("keeps its cohorts, actions and persons as they are (the state posted back is the same store)", () => {
+    const start = defaultSeed(new Date(TEST_NOW), defaultService());
+    const again = normaliseSeed(JSON.parse(JSON.stringify(start)), new Date(TEST_NOW));
+    expect(again.cohorts).toEqual(start.cohorts);
+    expect(again.actions).toEqual(start.actions);
+    expect(again.persons).toEqual(start.persons);
+    expect(again.sequences).toEqual(start.sequences);
+  });
+
+  it("fills a partial cohort, action and person, and names a bad one", () => {
+    const data = normaliseSeed(
+      {
+        cohorts: [{ id: 5, team_id: 1, name: null, groups: [{ properties: { plan: "pro" } }] }],
+        actions: [{ id: 2, team_id: 1, steps_json: [{ event: "e", bogus: 1 }] }],
+        persons: [{ uuid: "u", team_id: 1 }],
+      },
+      new Date(TEST_NOW),
+    );
+    expect(data.cohorts[0]).toMatchObject({ filters: null, is_static: false, version: null, people: [] });
+    expect(data.cohorts[0]?.groups).toEqual([
+      {
+        properties: { plan: "pro" },
+        action_id: null,
+        event_id: null,
+        label: null,
+        days: null,
+        count: null,
+        count_operator: null,
+        start_date: null,
+        end_date: null,
+      },
+    ]);
+    expect(data.actions[0]?.steps).toEqual([{ event: "e" }]);
+    expect(data.persons[0]).toMatchObject({ distinct_ids: [], properties: {} });
+    expect(data.sequences).toMatchObject({ cohort: 6, action: 3 });
+    expect(() => normaliseSeed({ cohorts: [{ id: 1, team_id: 1 }] }, new Date(TEST_NOW))).toThrow(/"name"/);
   });
 });

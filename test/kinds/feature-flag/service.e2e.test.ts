@@ -78,6 +78,9 @@ describe("feature flag endpoints", () => {
 
   it("lists cohorts, and refuses a list answer of the wrong shape", async () => {
     expect((await cohortsApi(client).listAll(12345)).map((c) => c.name)).toEqual([
+      "Conference attendees",
+      "Signed up recently",
+      "Beta testers or staff",
       "Recent purchasers",
       "Internal staff",
       "Beta testers",

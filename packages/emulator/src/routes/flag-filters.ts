@@ -6,7 +6,7 @@
  * strings, `min`/`max` → `gte`/`lte`, payloads JSON-encoded strings, the flag-level
  * `aggregation_group_type_index` copied into every group and derived back), then the checks that need
  * the project: empty groups on create, `early_exit`, variants of running experiments, dependencies
- * (ids, active, cycles), variant sums, regexes and cohorts. The structural and cross-field tiers the
+ * (ids, active, cycles), variant sums, regexes and cohorts (known, and not behavioural). The structural and cross-field tiers the
  * service is still rolling out (#50084) are modelled as log-only: unknown keys are kept.
  */
 import { FLAG_PROPERTY_TYPES, OPERATOR_ALIASES, PROPERTY_OPERATORS } from "posthog-gitops-shared/posthog";
@@ -16,6 +16,14 @@ import { isDict, pyType } from "../fields.js";
 import type { Ctx } from "../router.js";
 import { flagOn } from "../service.js";
 import type { CohortRecord, FeatureFlagRecord } from "../types.js";
+import {
+  cohortDependencies,
+  cohortProperties,
+  flatLeaves,
+  hasBehavioural,
+  isFlagCompatible,
+  projectCohort,
+} from "./cohort-graph.js";
 import { pyJsonDumps, pyRepr, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
 
 type Json = Record<string, unknown>;
@@ -25,7 +33,16 @@ const SUPPORTED_OPERATORS: ReadonlySet<string> = new Set(
   PROPERTY_OPERATORS.filter((operator) => !Object.hasOwn(OPERATOR_ALIASES, operator)),
 );
 
-/** Operators whose value must be one string, not a list (the Property model's check). */
+/** Operators the service knows but flags cannot evaluate (`FEATURE_FLAG_SUPPORTED_OPERATORS` leaves them out). */
+const UNSUPPORTED_OPERATORS: ReadonlySet<string> = new Set([
+  "between",
+  "not_between",
+  "is_cleaned_path_exact",
+]);
+const DATE_OPERATORS = new Set(["is_date_before", "is_date_after", "is_date_exact"]);
+const LIST_OPERATORS = new Set(["icontains_multi", "not_icontains_multi"]);
+
+/** Operators whose value must be a string (`regex`, `icontains`, `gt`, ... take one string). */
 const SINGLE_VALUE_OPERATORS = new Set([
   "icontains",
   "regex",
@@ -53,14 +70,53 @@ function properties(groups: unknown): Array<{ path: string; prop: Json }> {
   return out;
 }
 
-/** What every write checks of each property, before anything else (operator known, value shape). */
+/**
+ * The value of a one-value operator: a string. A number passes for `gt` / `gte` / `lt` / `lte`, which the
+ * flag service compares numerically: test_feature_flag.py asserts the refusal of lists (any of these
+ * operators) and of a number for `regex`, and the tool writes numeric bounds.
+ */
+function singleValue(operator: string, value: unknown): boolean {
+  if (typeof value === "string") return true;
+  return ["gt", "gte", "lt", "lte"].includes(operator) && typeof value === "number";
+}
+
+/** Python's `str()` of a JSON value inside a message: a string as is, anything else as its repr. */
+const pyStr = (value: unknown): string => (typeof value === "string" ? value : pyRepr(value));
+
+/**
+ * `determine_parsed_date_for_property_matching`: a relative date (`-30d`, `6h`, `1y`) or a date the
+ * service's parser reads (an ISO date or date-time).
+ */
+function parsableDate(value: unknown): boolean {
+  if (typeof value !== "string") return false;
+  if (/^-?\d+[hdwmy]$/.test(value)) return true;
+  return (
+    /^\d{4}-\d{1,2}-\d{1,2}([T ][\d:.]+(Z|[+-]\d\d:?\d\d)?)?$/.test(value) && !Number.isNaN(Date.parse(value))
+  );
+}
+
+/** `parse_semver`: one to three dot-separated numbers (a leading `v`, a pre-release or build suffix allowed). */
+function parsableSemver(value: string): boolean {
+  return /^v?\d+(\.\d+){0,2}([-+][0-9A-Za-z.+-]*)?$/.test(value.trim());
+}
+
+/** What every write checks of each property, before anything else (operator known and supported, value shape). */
 function checkProperties(filters: Json): void {
   for (const { prop } of properties(filters.groups)) {
     const raw = prop.operator;
     if (raw === undefined || raw === null) continue;
     const operator = typeof raw === "string" ? (OPERATOR_ALIASES[raw] ?? raw) : raw;
+    if (typeof operator === "string" && UNSUPPORTED_OPERATORS.has(operator)) {
+      throw bad(`Unsupported operator for feature flags: ${operator}`, "unsupported_operator");
+    }
     if (typeof operator !== "string" || !SUPPORTED_OPERATORS.has(operator)) {
       throw bad(`Invalid operator: ${typeof raw === "string" ? raw : pyRepr(raw)}`, "invalid_operator");
+    }
+    if (DATE_OPERATORS.has(operator) && !parsableDate(prop.value)) {
+      throw bad(`Invalid date value: ${pyStr(prop.value)}`, "invalid_date");
+    }
+    if (SINGLE_VALUE_OPERATORS.has(operator) && !singleValue(operator, prop.value)) {
+      throw bad(`Invalid value for operator ${operator}: ${pyRepr(prop.value)}`, "invalid_value");
     }
     if ((operator === "in" || operator === "not_in") && prop.type !== "cohort") {
       throw bad(
@@ -68,8 +124,17 @@ function checkProperties(filters: Json): void {
         "invalid_operator",
       );
     }
-    if (SINGLE_VALUE_OPERATORS.has(operator) && Array.isArray(prop.value)) {
-      throw bad(`Invalid value for operator ${operator}: ${pyRepr(prop.value)}`, "invalid_value");
+    if (operator.startsWith("semver_")) {
+      if (typeof prop.value !== "string") {
+        throw bad(`Invalid value for operator ${operator}: expected a semver string`, "invalid_value");
+      }
+      const semver = operator === "semver_wildcard" ? prop.value.replace(/[.*]+$/, "") : prop.value;
+      if (!parsableSemver(semver)) {
+        throw bad(`Invalid semver value for operator ${operator}: ${prop.value}`, "invalid_value");
+      }
+    }
+    if (LIST_OPERATORS.has(operator) && !Array.isArray(prop.value)) {
+      throw bad(`${operator} operator requires a list of values`, "invalid_value");
     }
   }
 }
@@ -167,12 +232,12 @@ function serdeGuard(filters: Json): void {
   if (payloads !== undefined && payloads !== null && !isDict(payloads)) {
     throw bad("Payloads must be passed as a dictionary");
   }
-  for (const [key, value] of Object.entries(isDict(payloads) ? payloads : {})) {
+  for (const value of Object.values(isDict(payloads) ? payloads : {})) {
     if (typeof value !== "string") continue;
     try {
       JSON.parse(value);
     } catch {
-      throw bad(`Payload for key '${key}' is not valid JSON.`);
+      throw bad("Payload value is not valid JSON");
     }
   }
 }
@@ -318,32 +383,45 @@ function checkCycles(ctx: Ctx, currentKey: string, filters: Json): void {
   for (const key of direct) visit(key, [currentKey]);
 }
 
-/** The `behavioral` leaves of a cohort's property tree. */
-function behaviouralProperties(node: unknown, out: Json[] = []): Json[] {
-  if (Array.isArray(node)) for (const child of node) behaviouralProperties(child, out);
-  else if (isDict(node)) {
-    if (node.type === "behavioral") out.push(node);
-    for (const value of Object.values(node)) if (typeof value === "object") behaviouralProperties(value, out);
-  }
-  return out;
-}
+/** The condition value a behavioural leaf reports (`performed_event_multiple_times` is stored suffixed). */
+const behaviouralValue = (value: unknown) =>
+  value === "performed_event_multiple_times" ? "performed_event_multiple" : String(value);
 
+/**
+ * A cohort a flag condition names (the newest `validate_filters`): one of the project's (soft-deleted
+ * ones are still found), and unless static, neither it nor a live dynamic cohort it depends on
+ * (stopping at static ones) may have a behavioural criterion, short of a backfilled realtime cohort
+ * when the organization has `realtime-cohort-flag-targeting` (`_validate_behavioral_cohort_for_feature_flag`).
+ * The refusal names the first event-based condition and counts the others, as PostHog's tests of
+ * test_feature_flag.py (revision 00c79cbc) assert (`performed_event_multiple_times` reads
+ * `performed_event_multiple`).
+ */
 function checkCohort(ctx: Ctx, value: unknown): void {
   const text = typeof value === "number" || typeof value === "string" ? String(value).trim() : "";
   const cohort: CohortRecord | undefined = /^\d+$/.test(text)
-    ? ctx.store.cohort(ctx.project.id, Number(text))
+    ? projectCohort(ctx.store, ctx.project.id, Number(text))
     : undefined;
   if (!cohort) throw bad(`Cohort with id ${String(value)} does not exist`, "cohort_does_not_exist");
   if (cohort.is_static) return;
-  const found = behaviouralProperties(cohort.filters);
-  if (found.length === 0) return;
-  const seen = [...new Set(found.map((p) => `'${String(p.key)}' (${String(p.value)})`))];
-  const others = seen.length - 1;
-  const clause = others === 0 ? seen[0] : `${seen[0]} and ${others} other${others === 1 ? "" : "s"}`;
-  throw bad(
-    `Cohort '${cohort.name}' has an event-based condition on ${clause} and cannot be used in feature flags.`,
-    "behavioral_cohort_found",
-  );
+  const allowRealtime = flagOn(ctx.store, "realtime-cohort-flag-targeting");
+  for (const c of [cohort, ...cohortDependencies(ctx.store, cohort, { stopAtStatic: true })]) {
+    if (c.is_static || !hasBehavioural(c)) continue;
+    if (allowRealtime && isFlagCompatible(c)) continue;
+    if (allowRealtime && c.cohort_type === "realtime") {
+      throw bad(
+        `Cohort '${c.name}' is still being backfilled and cannot be used in feature flags yet. It will become available once its initial backfill completes.`,
+        "behavioral_cohort_found",
+      );
+    }
+    const found = flatLeaves(cohortProperties(c)).filter((leaf) => leaf.type === "behavioral");
+    const seen = [...new Set(found.map((p) => `'${String(p.key)}' (${behaviouralValue(p.value)})`))];
+    const others = seen.length - 1;
+    const clause = others === 0 ? seen[0] : `${seen[0]} and ${others} other${others === 1 ? "" : "s"}`;
+    throw bad(
+      `Cohort '${c.name}' has an event-based condition on ${clause} and cannot be used in feature flags.`,
+      "behavioral_cohort_found",
+    );
+  }
 }
 
 function variantKeys(filters: Json): string[] {
@@ -411,6 +489,14 @@ export function validateFilters(
   if (merged.early_exit && !previouslyEarlyExit && !flagOn(ctx.store, "feature-flag-early-exit")) {
     throw bad("early_exit is not available for this organization.");
   }
+  const grouped = groups.some((g) => (g.aggregation_group_type_index ?? null) !== null);
+  if (grouped && instance && earlyAccessFeatures(ctx, instance).length > 0) {
+    throw bad(
+      "Cannot use group aggregation in any condition set when the flag is linked to an Early Access Feature.",
+    );
+  }
+  checkRegexes(groups, instance);
+  checkAggregationProperties(groups);
   if (instance) {
     const kept = new Set(variantKeys(merged));
     const removed = variantKeys(instance.filters).filter((k) => !kept.has(k));
@@ -439,6 +525,80 @@ export function validateFilters(
   if (groups.some((g) => typeof g.variant === "string" && g.variant !== "" && !keys.has(g.variant))) {
     throw bad("Filters are not valid (variant override does not exist)");
   }
+  for (const { prop } of properties(groups)) {
+    if (prop.type === "cohort") checkCohort(ctx, prop.value);
+  }
+  checkPayloadKeys(merged);
+  checkFilterSize(ctx, merged);
+  return merged;
+}
+
+/** The project's early access features on this flag (a flag they use keeps person aggregation and is not deleted). */
+export function earlyAccessFeatures(ctx: Ctx, flag: FeatureFlagRecord) {
+  return ctx.store.data.early_access_features.filter(
+    (f) => f.team_id === flag.team_id && f.feature_flag === flag.id && !f.deleted,
+  );
+}
+
+/**
+ * Each condition set's properties against its own aggregation: a person-aggregated set takes person,
+ * cohort and flag properties (flags with `flag_evaluates_to`), a group-aggregated one group properties
+ * of its own group type.
+ */
+function checkAggregationProperties(groups: Json[]): void {
+  for (const group of groups) {
+    const aggregation = group.aggregation_group_type_index ?? null;
+    for (const prop of (Array.isArray(group.properties) ? group.properties : []).filter(isDict)) {
+      if (aggregation === null) {
+        if (!["person", "cohort", "flag"].includes(String(prop.type))) {
+          throw bad(
+            "Filters are not valid (person-aggregated conditions can only use person, cohort, and flag properties)",
+          );
+        }
+        if (prop.type === "flag" && prop.operator !== "flag_evaluates_to") {
+          throw bad("Flag properties must use the 'flag_evaluates_to' operator");
+        }
+      } else if (prop.type !== "group") {
+        throw bad("Filters are not valid (group-aggregated conditions can only use group properties)");
+      } else if ((prop.group_type_index ?? null) !== aggregation) {
+        throw bad("Filters are not valid (group properties must match the condition set's group type)");
+      }
+    }
+  }
+}
+
+/** Payload keys: variant keys on a multivariate flag, only `"true"` on a boolean one. */
+function checkPayloadKeys(filters: Json): void {
+  const payloads = isDict(filters.payloads) ? Object.keys(filters.payloads) : [];
+  if (filters.multivariate) {
+    const keys = new Set(variantKeys(filters));
+    if (!payloads.every((k) => keys.has(k)))
+      throw bad("Payload keys must match a variant key for multivariate flags");
+  } else if (payloads.length > 1 || payloads.some((k) => k !== "true")) {
+    throw bad("Payload keys must be 'true' for boolean flags");
+  }
+}
+
+/** Bytes as the service's `format_bytes` writes them. */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The per-flag size limit of the stored filters (`MAX_FEATURE_FLAG_FILTER_SIZE_BYTES`). */
+function checkFilterSize(ctx: Ctx, filters: Json): void {
+  const size = Buffer.byteLength(pyJsonDumps(filters), "utf8");
+  const limit = ctx.store.data.service.max_feature_flag_filter_size_bytes;
+  if (size > limit) {
+    throw bad(
+      `Feature flag filters exceed maximum size of ${formatBytes(limit)}. Current size: ${formatBytes(size)}. Please simplify conditions or reduce payload sizes.`,
+    );
+  }
+}
+
+/** Regex values must compile, unless the stored flag already has the same pattern (one another engine takes). */
+function checkRegexes(groups: Json[], instance: FeatureFlagRecord | undefined): void {
   const storedPatterns = new Set(
     properties(instance?.filters.groups)
       .filter(({ prop }) => prop.operator === "regex" || prop.operator === "not_regex")
@@ -449,9 +609,7 @@ export function validateFilters(
       if (!storedPatterns.has(prop.value) && !validRegex(prop.value))
         throw bad(`${path}.value: invalid regex pattern`);
     }
-    if (prop.type === "cohort") checkCohort(ctx, prop.value);
   }
-  return merged;
 }
 
 function validRegex(pattern: string): boolean {

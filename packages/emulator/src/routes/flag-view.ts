@@ -16,8 +16,7 @@ import type { FeatureFlagRecord } from "../types.js";
 import { userBasic } from "./dashboard-access.js";
 import { flagProperties } from "./flag-filters.js";
 import { decryptPayload, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
-
-const DAY = 86_400_000;
+import { flagStatus } from "./flag-status.js";
 
 /** A flag of the project by the `:id` route parameter, soft-deleted ones included. */
 export function findFlag(ctx: Ctx): FeatureFlagRecord {
@@ -69,13 +68,10 @@ function readFilters(ctx: Ctx, flag: FeatureFlagRecord): Record<string, unknown>
   return filters;
 }
 
-/** The status the service's checker gives, simplified: deleted, stale (not evaluated for 30 days), active. */
-function status(ctx: Ctx, flag: FeatureFlagRecord): string {
-  if (flag.deleted) return "DELETED";
-  const now = ctx.now.getTime();
-  const called = flag.last_called_at === null ? Number.NaN : Date.parse(flag.last_called_at);
-  const old = now - Date.parse(flag.created_at) > 30 * DAY;
-  return old && (Number.isNaN(called) || now - called > 30 * DAY) ? "STALE" : "ACTIVE";
+/** Whether the project's session replay settings name this flag (`session_recording_linked_flag`). */
+export function usedInReplaySettings(ctx: Ctx, flag: FeatureFlagRecord): boolean {
+  const project = ctx.store.project(flag.team_id);
+  return project?.session_recording_linked_flag?.id === flag.id;
 }
 
 function variantCount(flag: FeatureFlagRecord): number {
@@ -118,16 +114,19 @@ export function renderFlag(ctx: Ctx, flag: FeatureFlagRecord, read = false) {
     evaluation_contexts:
       read && !flagOn(ctx.store, "flag-evaluation-tags") ? [] : [...flag.evaluation_contexts],
     usage_dashboard: null,
-    analytics_dashboards: [...flag.analytics_dashboards],
+    // A hard-deleted dashboard takes its link with it (the relation's cascade).
+    analytics_dashboards: flag.analytics_dashboards.filter((id) =>
+      ctx.store.data.dashboards.some((d) => d.id === id && d.team_id === flag.team_id),
+    ),
     has_enriched_analytics: false,
     user_access_level: level,
     is_remote_configuration: flag.is_remote_configuration,
     has_encrypted_payloads: flag.has_encrypted_payloads,
-    status: status(ctx, flag),
+    status: flagStatus(flag, ctx.now).status.toUpperCase(),
     evaluation_runtime: flag.evaluation_runtime,
     bucketing_identifier: flag.bucketing_identifier,
     last_called_at: flag.last_called_at,
-    is_used_in_replay_settings: false,
+    is_used_in_replay_settings: usedInReplaySettings(ctx, flag),
     is_eligible_for_experiment: variants >= 2 && variants <= 20,
   };
 }

@@ -8,6 +8,7 @@
  * freed on create and rename (hard delete, or `<key>:deleted:<id>` when an experiment still points at
  * the tombstone); a restore takes the key back, or `<key>-2`.
  */
+import { logActivity } from "../activity-log.js";
 import { ApiError, collectInvalid, errorBody, invalid, required } from "../errors.js";
 import { isDict, parseBool, parseChoice, parseInteger, parseList, parseString, pyType } from "../fields.js";
 import type { Ctx } from "../router.js";
@@ -20,10 +21,12 @@ import {
   checkStoredFormat,
   dependentFlags,
   disabledDependencies,
+  earlyAccessFeatures,
   runningExperiments,
   validateFilters,
 } from "./flag-filters.js";
 import { encryptPayload, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
+import { usedInReplaySettings } from "./flag-view.js";
 
 type Json = Record<string, unknown>;
 
@@ -160,6 +163,7 @@ function validateObject(ctx: Ctx, body: Json, vd: Json, instance: FeatureFlagRec
         : "Cannot enable an archived feature flag. Unarchive it first.",
     );
   }
+  if (!instance) checkFlagCount(ctx);
   if (!instance && vd.is_remote_configuration === true) {
     const filters = isDict(vd.filters) ? vd.filters : {};
     const groups = Array.isArray(filters.groups) ? (filters.groups as Json[]) : [];
@@ -167,6 +171,17 @@ function validateObject(ctx: Ctx, body: Json, vd: Json, instance: FeatureFlagRec
     for (const group of groups)
       if (group.rollout_percentage === 0 || group.rollout_percentage == null) group.rollout_percentage = 100;
     vd.filters = filters;
+  }
+}
+
+/** The team's flag count limit on create (`check_flag_limits_for_team`): soft-deleted flags do not count. */
+export function checkFlagCount(ctx: Ctx): void {
+  const limit = ctx.store.data.service.max_feature_flags_per_team;
+  const count = ctx.store.data.feature_flags.filter((f) => f.team_id === ctx.project.id && !f.deleted).length;
+  if (count >= limit) {
+    throw invalid(
+      `Maximum of ${limit.toLocaleString("en-US")} feature flags allowed per team. Please delete unused flags or contact support to increase this limit.`,
+    );
   }
 }
 
@@ -208,16 +223,19 @@ function freeKey(ctx: Ctx, key: string, except?: FeatureFlagRecord): void {
   );
   for (const flag of tombstones) {
     const experiments = ctx.store.data.experiments.filter((e) => e.feature_flag === flag.id);
-    if (experiments.length === 0) {
+    if (experiments.length === 0 && earlyAccessFeatures(ctx, flag).length === 0) {
       ctx.store.data.feature_flags.splice(ctx.store.data.feature_flags.indexOf(flag), 1);
       continue;
     }
     const live = experiments.filter((e) => !e.deleted);
-    if (live.length > 0) {
+    const features = earlyAccessFeatures(ctx, flag);
+    const blockers = [
+      ...(live.length > 0 ? [`active experiment(s) with ID(s): ${live.map((e) => e.id).join(", ")}`] : []),
+      ...(features.length > 0 ? [`${features.length} early access feature(s)`] : []),
+    ];
+    if (blockers.length > 0) {
       throw invalid(
-        `Cannot reuse key '${flag.key}': a soft-deleted flag with this key is still referenced by active experiment(s) with ID(s): ${live
-          .map((e) => e.id)
-          .join(", ")}. Please contact support.`,
+        `Cannot reuse key '${flag.key}': a soft-deleted flag with this key is still referenced by ${blockers.join(" and ")}. Please contact support.`,
       );
     }
     flag.key = `${flag.key}:deleted:${flag.id}`;
@@ -271,6 +289,7 @@ export function createFlag(ctx: Ctx, body: Json, opts: { approved?: boolean } = 
   if (flag.has_encrypted_payloads) encryptAll(flag.filters);
   flag.id = ctx.store.nextFeatureFlagId();
   ctx.store.data.feature_flags.push(flag);
+  logActivity(ctx, { scope: "FeatureFlag", itemId: flag.id, activity: "created", name: flag.key });
   return flag;
 }
 
@@ -326,6 +345,11 @@ export function updateFlag(
   let vd = parseFields(ctx, body, flag, opts.partial);
   validateObject(ctx, body, vd, flag);
   if (!opts.approved) approvalGate(ctx, flag, vd);
+  if (vd.deleted === true && !flag.deleted && earlyAccessFeatures(ctx, flag).length > 0) {
+    throw invalid(
+      "Cannot delete a feature flag that is in use with early access features. Please delete the early access feature before deleting the flag.",
+    );
+  }
   if (vd.deleted === true) {
     const running = runningExperiments(ctx, flag);
     if (running.length > 0) {
@@ -336,6 +360,11 @@ export function updateFlag(
       );
     }
     refuseIfDependents(ctx, flag, "delete");
+    if (usedInReplaySettings(ctx, flag)) {
+      throw invalid(
+        "This feature flag is used in session replay settings. Please remove it from replay settings before deleting.",
+      );
+    }
     if (ctx.store.data.experiments.some((e) => e.feature_flag === flag.id))
       vd.key = `${flag.key}:deleted:${flag.id}`;
   }
@@ -378,7 +407,7 @@ export function updateFlag(
       vd.filters = rest;
     }
     const version = "version" in body ? body.version : -1;
-    if (version !== -1 && version !== flag.version) {
+    if (version !== -1 && version !== (flag.version ?? 0)) {
       const original = isDict(body.original_flag) ? body.original_flag : {};
       const changes = Object.keys(vd).filter((f) => f in original && !pyEquals(vd[f], original[f]));
       const conflicts = changes.filter(
@@ -472,7 +501,8 @@ function apply(ctx: Ctx, flag: FeatureFlagRecord, vd: Json): void {
   if (Array.isArray(vd.evaluation_contexts) && flagOn(ctx.store, "flag-evaluation-tags")) {
     flag.evaluation_contexts = vd.evaluation_contexts as string[];
   }
-  flag.version += 1;
+  flag.version = (flag.version ?? 0) + 1;
   flag.last_modified_by = ctx.user.id;
   flag.updated_at = ctx.now.toISOString();
+  logActivity(ctx, { scope: "FeatureFlag", itemId: flag.id, activity: "updated", name: flag.key });
 }

@@ -1,5 +1,6 @@
 /** Every API route of the emulator, in matching order (literal segments before `:id` captures). */
 import { Router } from "../router.js";
+import { registerActions } from "./actions.js";
 import { registerBackfills } from "./backfills.js";
 import { registerBatchExports } from "./batch-exports.js";
 import { registerChangeRequests } from "./change-requests.js";
@@ -39,6 +40,7 @@ export function buildRouter(): Router {
   registerPersonalApiKeys(router);
   registerFeatureFlags(router);
   registerCohorts(router);
+  registerActions(router);
   registerChangeRequests(router);
   return router;
 }

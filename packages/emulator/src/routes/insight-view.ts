@@ -155,16 +155,18 @@ export function renderInsightBasic(ctx: Ctx, insight: InsightRecord, options: Vi
 }
 
 /**
- * The restriction an insight inherits from its dashboards: the highest effective level among them,
- * and whether the caller may edit all of them.
+ * The restriction an insight inherits from its dashboards (the service's `UserInsightPermissions`):
+ * the highest effective level among them, and "can edit" when it is on no dashboard or the caller may
+ * edit at least one of them.
  */
-function inheritedLevels(ctx: Ctx, insight: InsightRecord): { restriction: 21 | 37; privilege: 21 | 37 } {
-  let restriction: 21 | 37 = 21;
-  let privilege: 21 | 37 = 37;
-  for (const { dashboard } of liveTilesOf(ctx, insight)) {
-    if (effectiveRestriction(ctx, dashboard) === 37) restriction = 37;
-    if (privilegeLevel(ctx, dashboard) === 21) privilege = 21;
-  }
+export function inheritedLevels(
+  ctx: Ctx,
+  insight: InsightRecord,
+): { restriction: 21 | 37; privilege: 21 | 37 } {
+  const dashboards = liveTilesOf(ctx, insight).map(({ dashboard }) => dashboard);
+  const restriction = dashboards.some((d) => effectiveRestriction(ctx, d) === 37) ? 37 : 21;
+  const privilege =
+    dashboards.length === 0 || dashboards.some((d) => privilegeLevel(ctx, d) === 37) ? 37 : 21;
   return { restriction, privilege };
 }
 

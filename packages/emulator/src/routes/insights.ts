@@ -28,6 +28,7 @@ import { registerBulkInsightActions } from "./insight-bulk.js";
 import { KIND_BY_INSIGHT } from "./insight-filters.js";
 import {
   findInsight,
+  inheritedLevels,
   liveTilesOf,
   reachableInsights,
   renderInsight,
@@ -285,6 +286,13 @@ function update(ctx: Ctx, partial: boolean) {
   // Only a PATCH whose `deleted` is exactly false reaches a soft-deleted insight (a restore).
   const insight = findInsight(ctx, ctx.params.id, partial && body.deleted === false);
   requireAccess(ctx, "insight", insight, "editor");
+  // The enterprise viewset's `CanEditInsight`: an insight only on dashboards the caller may not edit
+  // is read-only to them.
+  if (inheritedLevels(ctx, insight).privilege !== 37) {
+    throw forbidden(
+      "This insight is on a dashboard that can only be edited by its owner, team members invited to editing the dashboard, and project admins.",
+    );
+  }
   const changes = parseInsightBody(ctx, body, isMcp(ctx) && partial);
   checkLegacyFilters(ctx, changes);
   // All or nothing: a refused dashboard change leaves the insight and its tiles as they were.

@@ -15,8 +15,10 @@
  *
  * Cases the emulator cannot model are `it.skip` with the reason in their title, never deleted.
  */
-import { expect } from "vitest";
+import type { Clock } from "posthog-gitops-shared/clock";
+import { expect, it } from "vitest";
 import type { MembershipRecord, StoreData } from "../../src/types.js";
+import { TEST_NOW } from "../support/clock.js";
 import {
   type ApiResponse,
   type EmulatorHarness,
@@ -318,8 +320,9 @@ export function notFoundResponse(detail = "Not found.") {
 }
 
 /**
- * The title of a ported test: `path::test_name`, plus the pytest id of a parametrized case. Skipped
- * cases append ` (skipped: reason)`.
+ * The title of a ported test: `path::test_name`, plus the pytest id of a parametrized case. What the
+ * case counts as in `npm run fidelity` follows from the marker that ends the title (README.md of this
+ * folder): `notModelled` and `notPorted` below, `newerSource` and `diverging` for cases that run.
  */
 export function citing(path: string) {
   return (name: string, id?: string | number) => `${path}::${name}${id === undefined ? "" : `[${id}]`}`;
@@ -327,3 +330,58 @@ export function citing(path: string) {
 
 /** `/api/projects/{team}/...` */
 export const projectPath = (team: number, rest: string) => `/api/projects/${team}/${rest}`;
+
+/**
+ * A PostHog case observable through the endpoints the emulator serves that needs something it does
+ * not model: skipped, with the reason in its title.
+ */
+export function notModelled(test: string, reason: string): void {
+  it.skip(`${test} (skipped: ${reason})`, () => {});
+}
+
+/**
+ * A PostHog case that is not ported: it needs an endpoint the emulator does not serve, or asserts
+ * nothing observable through the ones it does (query results computed in ClickHouse, analytics
+ * events, database query counts, internal functions, caches, cases PostHog itself skips). Registered
+ * as a todo with the reason, so each port lists every case of its file and the report counts how much
+ * of the file is ported.
+ */
+export function notPorted(test: string, reason: string): void {
+  it.todo(`${test} (not ported: ${reason})`);
+}
+
+/**
+ * The title of a case whose assertion follows a newer PostHog source than the test (the newest service
+ * changed what the test's revision asserts): `source` names the file and function, and the case is
+ * counted apart from the passing ones.
+ */
+export function newerSource(test: string, source: string): string {
+  return `${test} (newer source: ${source})`;
+}
+
+/**
+ * The title of a case that runs but asserts less or other than the test (a loosened matcher, a
+ * timestamp or field not compared): `what` says which, and the case is counted apart from the passing
+ * ones.
+ */
+export function diverging(test: string, what: string): string {
+  return `${test} (diverges: ${what})`;
+}
+
+/** PostHog's `freeze_time`: `set` an instant, `tick` it forward; sleeps do not move it. */
+export class FrozenClock implements Clock {
+  #now = Date.parse(TEST_NOW);
+  now(): number {
+    return this.#now;
+  }
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
+  }
+  set(instant: string): void {
+    // freeze_time reads a naive time as UTC.
+    this.#now = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(instant) ? instant : `${instant.replace(" ", "T")}Z`);
+  }
+  tick(ms: number): void {
+    this.#now += ms;
+  }
+}

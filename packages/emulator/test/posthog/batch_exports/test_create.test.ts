@@ -8,7 +8,7 @@
  * (read from the emulator's state, like `BatchExport.objects.get`) is kept.
  */
 import { describe, expect, it } from "vitest";
-import { assertStatus, citing, projectPath, usePostHog } from "../harness.js";
+import { assertStatus, citing, newerSource, projectPath, usePostHog } from "../harness.js";
 
 const cite = citing("products/batch_exports/backend/tests/api/test_create.py");
 const { world } = usePostHog();
@@ -195,25 +195,31 @@ describe("test_create.py", () => {
     assertStatus(response, 403);
   });
 
-  it(cite("test_create_batch_export_with_custom_schema"), async () => {
-    // Settled from the newest source (presentation/views/batch_export/exports.py, `validate`): an
-    // events-model export may carry `hogql_query` only in a team that already owns an export with a
-    // compiled `schema`; this test's team owns none, so the newest service refuses what the test (written
-    // for the older rule) expects to create with a compiled schema. See service-api.md §11.2.
-    const body = {
-      ...(await s3BatchExportData()),
-      hogql_query:
-        "\nSELECT\n  event,\n  team_id AS my_team,\n  properties,\n  properties.$browser AS browser,\n  properties.custom AS custom,\n  person_id\nFROM events\n",
-    };
-    const response = await world.client().post(exportsPath(world.team), body);
-    assertStatus(response, 400);
-    expect(response.body).toEqual({
-      type: "validation_error",
-      code: "invalid_input",
-      detail: "'hogql_query' is only supported for 'hogql' not 'events' model",
-      attr: "hogql_query",
-    });
-  });
+  it(
+    newerSource(
+      cite("test_create_batch_export_with_custom_schema"),
+      "products/batch_exports/backend/presentation/views/batch_export/exports.py `validate` (hogql_query on the events model)",
+    ),
+    async () => {
+      // Settled from the newest source (presentation/views/batch_export/exports.py, `validate`): an
+      // events-model export may carry `hogql_query` only in a team that already owns an export with a
+      // compiled `schema`; this test's team owns none, so the newest service refuses what the test (written
+      // for the older rule) expects to create with a compiled schema. See service-api.md §11.2.
+      const body = {
+        ...(await s3BatchExportData()),
+        hogql_query:
+          "\nSELECT\n  event,\n  team_id AS my_team,\n  properties,\n  properties.$browser AS browser,\n  properties.custom AS custom,\n  person_id\nFROM events\n",
+      };
+      const response = await world.client().post(exportsPath(world.team), body);
+      assertStatus(response, 400);
+      expect(response.body).toEqual({
+        type: "validation_error",
+        code: "invalid_input",
+        detail: "'hogql_query' is only supported for 'hogql' not 'events' model",
+        attr: "hogql_query",
+      });
+    },
+  );
 
   const invalidQueries: Array<[string, string]> = [
     ["SELECT", "Failed to parse query"],
@@ -287,7 +293,7 @@ describe("test_create.py", () => {
     it.skip(`${cite("test_create_batch_export_with_hogql_model_allows_query_without_placeholders", accessLevel)} (skipped: data warehouse tables and their per-table access controls are not modelled by the emulator)`, () => {});
   }
 
-  const hogqlInvalid: Array<[string, Record<string, unknown>, string, string]> = [
+  const hogqlInvalid: Array<[string, Record<string, unknown>, string, string, string?]> = [
     [
       "unknown-placeholder",
       { hogql_query: "SELECT event AS event FROM events WHERE event = {unknown_placeholder}" },
@@ -320,11 +326,12 @@ describe("test_create.py", () => {
       // the test's revision expected "'filters' are not supported when 'model' is 'hogql'", the wording of
       // an older `_validate_hogql`.
       "'filters' is only supported for 'events' not 'hogql' model",
+      "products/batch_exports/backend/presentation/views/batch_export/exports.py `validate` → `_validate_attribute_only_supported_for_model`",
     ],
   ];
-  it.each(hogqlInvalid)(
-    cite("test_create_batch_export_with_hogql_model_fails_with_invalid_request", "%s"),
-    async (_id, overrides, expectedAttr, expectedErrorMessage) => {
+  for (const [id, overrides, expectedAttr, expectedErrorMessage, newer] of hogqlInvalid) {
+    const title = cite("test_create_batch_export_with_hogql_model_fails_with_invalid_request", id);
+    it(newer ? newerSource(title, newer) : title, async () => {
       await enableFlag("hogql-batch-exports");
       const response = await world
         .client()
@@ -333,8 +340,8 @@ describe("test_create.py", () => {
       expect(response.body.attr).toBe(expectedAttr);
       expect(String(response.body.detail).startsWith(expectedErrorMessage)).toBe(true);
       expect((await world.state()).batch_exports).toHaveLength(0);
-    },
-  );
+    });
+  }
 
   it(cite("test_cannot_create_batch_export_with_hogql_model_if_not_enabled"), async () => {
     const response = await world.client().post(exportsPath(world.team), await hogqlBatchExportData());

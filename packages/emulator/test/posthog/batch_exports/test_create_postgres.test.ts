@@ -4,7 +4,7 @@
  * guard. `override_settings(TEST=0, DEBUG=0)` is the emulator's normal mode: it behaves like production.
  */
 import { describe, expect, it } from "vitest";
-import { assertStatus, citing, projectPath, usePostHog } from "../harness.js";
+import { assertStatus, citing, newerSource, projectPath, usePostHog } from "../harness.js";
 
 const cite = citing("products/batch_exports/backend/tests/api/test_create_postgres.py");
 const { world } = usePostHog();
@@ -36,7 +36,10 @@ describe("test_create_postgres.py", () => {
   });
 
   it.each(["169.254.169.254", "127.0.0.1", "10.0.0.1", "192.168.1.1"])(
-    cite("test_creating_postgres_batch_export_validates_integration_host", "%s"),
+    newerSource(
+      cite("test_creating_postgres_batch_export_validates_integration_host", "%s"),
+      "products/batch_exports/backend/presentation/views/batch_export/exports.py and posthog/security/url_validation.py UNREACHABLE_HOST_MESSAGE",
+    ),
     async (host) => {
       const integration = await createPostgresqlIntegration(host);
       const response = await create({

@@ -9,7 +9,7 @@
  * address instead of `localhost`. What the tests check (the COPY input rules) is unchanged.
  */
 import { describe, expect, it } from "vitest";
-import { assertStatus, citing, projectPath, usePostHog } from "../harness.js";
+import { assertStatus, citing, newerSource, projectPath, usePostHog } from "../harness.js";
 
 const cite = citing("products/batch_exports/backend/tests/api/test_create_redshift.py");
 const { world } = usePostHog();
@@ -210,18 +210,22 @@ describe("test_create_redshift.py", () => {
     assertStatus(response, 201);
   });
 
-  const failures: Array<[string, string]> = [
+  const failures: Array<[string, string, string?]> = [
     ["wrong_kind", "not a Redshift integration"],
     ["aws_integration_without_host", "host"],
     // Settled from the newest source: `database` is the only required Redshift config field now
     // (destinations.py RedshiftDestinationConfigSerializer), so a body with neither integration nor
     // credentials meets exports.py's integration requirement before any missing-field error; the
     // test's revision expects "missing required field".
-    ["no_integration_no_credentials", "Integration is required for Redshift batch exports"],
+    [
+      "no_integration_no_credentials",
+      "Integration is required for Redshift batch exports",
+      "products/batch_exports/backend/api/destinations.py RedshiftDestinationConfigSerializer and exports.py `validate_destination`",
+    ],
   ];
-  it.each(failures)(
-    cite("test_create_redshift_batch_export_validates_integration", "%s"),
-    async (failure, expectedError) => {
+  for (const [failure, expectedError, newer] of failures) {
+    const title = cite("test_create_redshift_batch_export_validates_integration", failure);
+    it(newer ? newerSource(title, newer) : title, async () => {
       const destination: Record<string, unknown> = { type: "Redshift", config: { database: "my-db" } };
       if (failure === "wrong_kind") destination.integration = await awsS3Integration();
       else if (failure === "aws_integration_without_host")
@@ -229,8 +233,8 @@ describe("test_create_redshift.py", () => {
       const response = await create(destination, "my-integration-backed-redshift-destination");
       assertStatus(response, 400);
       expect(response.body.detail).toContain(expectedError);
-    },
-  );
+    });
+  }
 
   it.each(["own_integration", "other_team_integration", "wrong_kind_integration", "nonexistent_integration"])(
     cite("test_create_redshift_batch_export_validates_copy_integration_ids", "%s"),

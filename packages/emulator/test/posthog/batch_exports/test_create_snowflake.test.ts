@@ -5,7 +5,7 @@
  * Temporal schedule assertion (workflow `snowflake-export`) has no counterpart in the emulator.
  */
 import { describe, expect, it } from "vitest";
-import { assertStatus, citing, projectPath, usePostHog } from "../harness.js";
+import { assertStatus, citing, newerSource, projectPath, usePostHog } from "../harness.js";
 
 const cite = citing("products/batch_exports/backend/tests/api/test_create_snowflake.py");
 const { world } = usePostHog();
@@ -20,7 +20,10 @@ describe("test_create_snowflake.py", () => {
     ["password", { password: "abc123" }],
     ["keypair", { private_key: "SECRET_KEY" }],
   ])(
-    cite("test_create_snowflake_batch_export_with_inline_credentials_is_rejected", "%s"),
+    newerSource(
+      cite("test_create_snowflake_batch_export_with_inline_credentials_is_rejected", "%s"),
+      "products/batch_exports/backend/api/destinations.py `validate` (unknown config fields answer first)",
+    ),
     async (authType, credentials) => {
       const response = await create({
         type: "Snowflake",
@@ -60,22 +63,28 @@ describe("test_create_snowflake.py", () => {
     expect(response.body.destination.config).not.toHaveProperty("password");
   });
 
-  it(cite("test_create_snowflake_batch_export_rejects_mismatched_integration_kind"), async () => {
-    const integration = await world.createIntegration(
-      "aws-s3",
-      { name: "prod-aws", aws_account_id: "123456789012" },
-      { sensitive: { aws_access_key_id: "key", aws_secret_access_key: "secret" } },
-    );
-    const response = await create({
-      type: "Snowflake",
-      config: { database: "my-db", warehouse: "COMPUTE_WH", schema: "public" },
-      integration,
-    });
-    assertStatus(response, 400);
-    // Settled from the newest source (exports.py `validate_destination` builds SnowflakeIntegration,
-    // whose own check words it): the test's revision expects "Integration is not a Snowflake integration.".
-    expect(response.body.detail).toBe(
-      "Integration provided is not a Snowflake integration (got kind='aws-s3')",
-    );
-  });
+  it(
+    newerSource(
+      cite("test_create_snowflake_batch_export_rejects_mismatched_integration_kind"),
+      "products/batch_exports/backend/presentation/views/batch_export/exports.py `validate_destination` (SnowflakeIntegration's own check)",
+    ),
+    async () => {
+      const integration = await world.createIntegration(
+        "aws-s3",
+        { name: "prod-aws", aws_account_id: "123456789012" },
+        { sensitive: { aws_access_key_id: "key", aws_secret_access_key: "secret" } },
+      );
+      const response = await create({
+        type: "Snowflake",
+        config: { database: "my-db", warehouse: "COMPUTE_WH", schema: "public" },
+        integration,
+      });
+      assertStatus(response, 400);
+      // Settled from the newest source (exports.py `validate_destination` builds SnowflakeIntegration,
+      // whose own check words it): the test's revision expects "Integration is not a Snowflake integration.".
+      expect(response.body.detail).toBe(
+        "Integration provided is not a Snowflake integration (got kind='aws-s3')",
+      );
+    },
+  );
 });

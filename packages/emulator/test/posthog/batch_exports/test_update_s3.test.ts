@@ -4,7 +4,7 @@
  * ORM (stale credentials, `legacy_parquet_extension` states) are edits of the emulator's state.
  */
 import { describe, expect, it } from "vitest";
-import { assertStatus, citing, projectPath, usePostHog } from "../harness.js";
+import { assertStatus, citing, newerSource, projectPath, usePostHog } from "../harness.js";
 
 const cite = citing("products/batch_exports/backend/tests/api/test_update_s3.py");
 const { world } = usePostHog();
@@ -103,32 +103,38 @@ describe("test_update_s3.py", () => {
     },
   );
 
-  it(cite("test_updating_legacy_s3_batch_export_is_rejected"), async () => {
-    // A row of the legacy `S3` type, as the test creates through the ORM. The newest service migrated
-    // every such row to AwsS3 (migration 0010), and so does the emulator's seed.
-    const id = "0190f1d2-0000-7000-8000-0000000000e3";
-    await world.insert("batch_exports", {
-      id,
-      team_id: world.team,
-      name: "my-production-s3-bucket-destination",
-      interval: "hour",
-      destination: {
-        type: "S3",
-        config: {
-          bucket_name: "my-s3-bucket",
-          region: "us-east-1",
-          prefix: "events/",
-          aws_access_key_id: "abc123",
-          aws_secret_access_key: "secret",
+  it(
+    newerSource(
+      cite("test_updating_legacy_s3_batch_export_is_rejected"),
+      "products/batch_exports/backend/migrations/0010 (`S3` no longer a destination type choice)",
+    ),
+    async () => {
+      // A row of the legacy `S3` type, as the test creates through the ORM. The newest service migrated
+      // every such row to AwsS3 (migration 0010), and so does the emulator's seed.
+      const id = "0190f1d2-0000-7000-8000-0000000000e3";
+      await world.insert("batch_exports", {
+        id,
+        team_id: world.team,
+        name: "my-production-s3-bucket-destination",
+        interval: "hour",
+        destination: {
+          type: "S3",
+          config: {
+            bucket_name: "my-s3-bucket",
+            region: "us-east-1",
+            prefix: "events/",
+            aws_access_key_id: "abc123",
+            aws_secret_access_key: "secret",
+          },
         },
-      },
-    });
-    const response = await patch(id, { destination: { type: "S3", config: { prefix: "new-prefix/" } } });
-    assertStatus(response, 400);
-    // Settled from the newest source (`S3` is no longer a choice): the test's revision expects the
-    // interim "... is deprecated ..." message.
-    expect(response.body.detail).toBe('"S3" is not a valid choice.');
-  });
+      });
+      const response = await patch(id, { destination: { type: "S3", config: { prefix: "new-prefix/" } } });
+      assertStatus(response, 400);
+      // Settled from the newest source (`S3` is no longer a choice): the test's revision expects the
+      // interim "... is deprecated ..." message.
+      expect(response.body.detail).toBe('"S3" is not a valid choice.');
+    },
+  );
 
   it(cite("test_updating_s3_family_batch_export_preserves_legacy_parquet_extension"), async () => {
     const [destinationType, kind, config] = AWS_S3;

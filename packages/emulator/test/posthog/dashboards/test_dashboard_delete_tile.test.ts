@@ -1,4 +1,7 @@
-/** Ported from PostHog's posthog/api/test/dashboards/test_dashboard_delete_tile.py (`delete_tile`). */
+/**
+ * Ported from PostHog's posthog/api/test/dashboards/test_dashboard_delete_tile.py (`delete_tile`).
+ * PostHog revision: newest stored.
+ */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../support/harness.js";
 import { cite, notPorted, P, usePostHogHarness } from "../insights/harness.js";

@@ -18,6 +18,7 @@ import type { Json } from "../../support/harness.js";
 import {
   BOB_KEY,
   cite,
+  newerSource,
   notModelled,
   notPorted,
   OTHER_TEAM,
@@ -135,26 +136,32 @@ describe("TestDashboard (insights and tiles)", () => {
     "group types and their cache are not modelled",
   );
 
-  it(name("test_dashboard_items"), async () => {
-    const [dashboardId] = await api.createDashboard({ filters: { date_from: "-14d" } });
-    const [insightId] = await api.createInsight({
-      filters: { hello: "test", date_from: "-7d" },
-      dashboards: [dashboardId],
-      name: "some_item",
-    });
-    const response = await api.getDashboard(dashboardId);
-    expect(response.tiles).toHaveLength(1);
-    expect(response.tiles[0].insight.name).toBe("some_item");
-    // Newest source: an insight with legacy filters is shown as `query_from_filters` with `filters: {}`
-    // (InsightSerializer.to_representation), the dashboard's date range applied to that query; the
-    // stored test still reads `filters["date_from"]`, from before the conversion.
-    expect(shownDateFrom(response.tiles[0].insight)).toBe("-14d");
-    const items = (await api.call("GET", `${P}/insights/`)).body;
-    expect(items.results[0].name).toBe("some_item");
-    await api.softDelete(insightId, "insights");
-    expect((await api.call("GET", `${P}/insights/`)).body.results).toHaveLength(0);
-    expect((await api.getDashboard(dashboardId)).tiles).toHaveLength(0);
-  });
+  it(
+    newerSource(
+      name("test_dashboard_items"),
+      "products/product_analytics/backend/api/insight.py `InsightSerializer.to_representation` (legacy filters shown as `query_from_filters`, `filters: {}`)",
+    ),
+    async () => {
+      const [dashboardId] = await api.createDashboard({ filters: { date_from: "-14d" } });
+      const [insightId] = await api.createInsight({
+        filters: { hello: "test", date_from: "-7d" },
+        dashboards: [dashboardId],
+        name: "some_item",
+      });
+      const response = await api.getDashboard(dashboardId);
+      expect(response.tiles).toHaveLength(1);
+      expect(response.tiles[0].insight.name).toBe("some_item");
+      // Newest source: an insight with legacy filters is shown as `query_from_filters` with `filters: {}`
+      // (InsightSerializer.to_representation), the dashboard's date range applied to that query; the
+      // stored test still reads `filters["date_from"]`, from before the conversion.
+      expect(shownDateFrom(response.tiles[0].insight)).toBe("-14d");
+      const items = (await api.call("GET", `${P}/insights/`)).body;
+      expect(items.results[0].name).toBe("some_item");
+      await api.softDelete(insightId, "insights");
+      expect((await api.call("GET", `${P}/insights/`)).body.results).toHaveLength(0);
+      expect((await api.getDashboard(dashboardId)).tiles).toHaveLength(0);
+    },
+  );
 
   it(name("test_dashboard_insights_out_of_synch_with_tiles_are_not_shown"), async () => {
     const [dashboardId] = await api.createDashboard({ filters: { date_from: "-14d" } });
@@ -199,53 +206,71 @@ describe("TestDashboard (insights and tiles)", () => {
     expect((await tileRow(tileId)).deleted).toBe(true);
   });
 
-  it(name("test_dashboard_insight_tiles_can_be_loaded_correct_context"), async () => {
-    const [dashboardId] = await api.createDashboard({ filters: { date_from: "-14d" } });
-    const [insightId] = await api.createInsight({
-      filters: { hello: "test", date_from: "-7d" },
-      dashboards: [dashboardId],
-      name: "some_item",
-    });
-    const response = await api.getDashboard(dashboardId);
-    expect(response.tiles).toHaveLength(1);
-    expect(response.tiles[0].insight.id).toBe(insightId);
-    expect(shownDateFrom(response.tiles[0].insight)).toBe("-14d"); // newest source: see test_dashboard_items
-  });
+  it(
+    newerSource(
+      name("test_dashboard_insight_tiles_can_be_loaded_correct_context"),
+      "products/product_analytics/backend/api/insight.py `InsightSerializer.to_representation` (legacy filters shown as `query_from_filters`, `filters: {}`)",
+    ),
+    async () => {
+      const [dashboardId] = await api.createDashboard({ filters: { date_from: "-14d" } });
+      const [insightId] = await api.createInsight({
+        filters: { hello: "test", date_from: "-7d" },
+        dashboards: [dashboardId],
+        name: "some_item",
+      });
+      const response = await api.getDashboard(dashboardId);
+      expect(response.tiles).toHaveLength(1);
+      expect(response.tiles[0].insight.id).toBe(insightId);
+      expect(shownDateFrom(response.tiles[0].insight)).toBe("-14d"); // newest source: see test_dashboard_items
+    },
+  );
 
-  it(name("test_dashboard_filtering_on_properties"), async () => {
-    const [dashboardId] = await api.createDashboard({ filters: { date_from: "-24h" } });
-    const [, updated] = await api.updateDashboard(dashboardId, {
-      filters: { date_from: "-24h", properties: [{ key: "prop", value: "val" }] },
-    });
-    expect(updated.filters.properties).toEqual([{ key: "prop", value: "val" }]);
-    await api.createInsight({
-      filters: { hello: "test", date_from: "-7d" },
-      dashboards: [dashboardId],
-      name: "some_item",
-    });
-    const response = await api.getDashboard(dashboardId);
-    expect(response.tiles).toHaveLength(1);
-    expect(response.tiles[0].insight.name).toBe("some_item");
-    // Newest source: the insight is shown as a query (its legacy filters read as `filters: {}`), and the
-    // dashboard's property filters are applied to that query (QueryRunner.apply_dashboard_filters),
-    // validated as DashboardFilter does: a filter without `type` is an event property filter compared
-    // `exact`.
-    expect(response.tiles[0].insight.query.source.properties).toEqual([
-      expect.objectContaining({ key: "prop", value: "val" }),
-    ]);
-  });
+  it(
+    newerSource(
+      name("test_dashboard_filtering_on_properties"),
+      "products/product_analytics/backend/api/insight.py `InsightSerializer.to_representation` (legacy filters shown as `query_from_filters`, `filters: {}`); posthog/hogql_queries/query_runner.py `apply_dashboard_filters` on the converted query",
+    ),
+    async () => {
+      const [dashboardId] = await api.createDashboard({ filters: { date_from: "-24h" } });
+      const [, updated] = await api.updateDashboard(dashboardId, {
+        filters: { date_from: "-24h", properties: [{ key: "prop", value: "val" }] },
+      });
+      expect(updated.filters.properties).toEqual([{ key: "prop", value: "val" }]);
+      await api.createInsight({
+        filters: { hello: "test", date_from: "-7d" },
+        dashboards: [dashboardId],
+        name: "some_item",
+      });
+      const response = await api.getDashboard(dashboardId);
+      expect(response.tiles).toHaveLength(1);
+      expect(response.tiles[0].insight.name).toBe("some_item");
+      // Newest source: the insight is shown as a query (its legacy filters read as `filters: {}`), and the
+      // dashboard's property filters are applied to that query (QueryRunner.apply_dashboard_filters),
+      // validated as DashboardFilter does: a filter without `type` is an event property filter compared
+      // `exact`.
+      expect(response.tiles[0].insight.query.source.properties).toEqual([
+        expect.objectContaining({ key: "prop", value: "val" }),
+      ]);
+    },
+  );
 
-  it(name("test_dashboard_filter_is_applied_even_if_insight_is_created_before_dashboard"), async () => {
-    const [insightId] = await api.createInsight({
-      filters: { hello: "test", date_from: "-7d" },
-      name: "some_item",
-    });
-    const [dashboardId] = await api.createDashboard({ filters: { date_from: "-14d" } });
-    await api.addInsightToDashboard([dashboardId], insightId);
-    // Newest source: see test_dashboard_items.
-    expect(shownDateFrom((await api.getDashboard(dashboardId)).tiles[0].insight)).toBe("-14d");
-    expect(shownDateFrom(await api.getInsight(insightId))).toBe("-7d");
-  });
+  it(
+    newerSource(
+      name("test_dashboard_filter_is_applied_even_if_insight_is_created_before_dashboard"),
+      "products/product_analytics/backend/api/insight.py `InsightSerializer.to_representation` (legacy filters shown as `query_from_filters`, `filters: {}`)",
+    ),
+    async () => {
+      const [insightId] = await api.createInsight({
+        filters: { hello: "test", date_from: "-7d" },
+        name: "some_item",
+      });
+      const [dashboardId] = await api.createDashboard({ filters: { date_from: "-14d" } });
+      await api.addInsightToDashboard([dashboardId], insightId);
+      // Newest source: see test_dashboard_items.
+      expect(shownDateFrom((await api.getDashboard(dashboardId)).tiles[0].insight)).toBe("-14d");
+      expect(shownDateFrom(await api.getInsight(insightId))).toBe("-7d");
+    },
+  );
 
   it(name("test_dashboard_items_history_per_user"), async () => {
     // test_user: bob, a member of the organization.
@@ -375,23 +400,29 @@ describe("TestDashboard (insights and tiles)", () => {
     for (const item of response.tiles) expect(item.dashboard ?? null).not.toBe(existing);
   });
 
-  it(name("test_insights_with_no_insight_set"), async () => {
-    const dashboardId = await api.addDashboard({ name: "Dashboard" });
-    const item = await api.addInsight({
-      filters: { events: [{ id: "$pageview" }] },
-      last_refresh: new Date(h.clock.now()).toISOString(),
-    });
-    await api.addTile(dashboardId, { insight_id: item });
-    const response = await api.getDashboard(dashboardId);
-    // Newest source: the filters convert to a query (`query_from_filters`), so `filters` is {} and the
-    // query is a trends query of the same series; the stored test expects the legacy filters, with the
-    // TRENDS default and the dashboard's (empty) date range.
-    expect(response.tiles[0].insight.filters).toEqual({});
-    expect(response.tiles[0].insight.query.source).toMatchObject({
-      kind: "TrendsQuery",
-      series: [{ kind: "EventsNode", event: "$pageview" }],
-    });
-  });
+  it(
+    newerSource(
+      name("test_insights_with_no_insight_set"),
+      "products/product_analytics/backend/api/insight.py `InsightSerializer.to_representation` (legacy filters shown as `query_from_filters`, `filters: {}`)",
+    ),
+    async () => {
+      const dashboardId = await api.addDashboard({ name: "Dashboard" });
+      const item = await api.addInsight({
+        filters: { events: [{ id: "$pageview" }] },
+        last_refresh: new Date(h.clock.now()).toISOString(),
+      });
+      await api.addTile(dashboardId, { insight_id: item });
+      const response = await api.getDashboard(dashboardId);
+      // Newest source: the filters convert to a query (`query_from_filters`), so `filters` is {} and the
+      // query is a trends query of the same series; the stored test expects the legacy filters, with the
+      // TRENDS default and the dashboard's (empty) date range.
+      expect(response.tiles[0].insight.filters).toEqual({});
+      expect(response.tiles[0].insight.query.source).toMatchObject({
+        kind: "TrendsQuery",
+        series: [{ kind: "EventsNode", event: "$pageview" }],
+      });
+    },
+  );
 
   it(name("test_dashboard_does_not_load_insight_that_was_deleted"), async () => {
     const [dashboardId] = await api.createDashboard({ name: "dashboard" });

@@ -2,6 +2,7 @@
  * Ported from PostHog's posthog/api/test/dashboards/test_dashboard_text_tiles.py (text cards added,
  * changed and removed through the dashboard PATCH). The expected tiles are the test's, plus the fields
  * the newest serializer adds (NEWEST_TILE_FIELDS, and the card's `dashboard_tiles`).
+ * PostHog revision: newest stored.
  */
 import { expect, it } from "vitest";
 import type { Json } from "../../support/harness.js";
@@ -10,6 +11,7 @@ import {
   cite,
   drfTimes,
   NEWEST_TILE_FIELDS,
+  newerSource,
   P,
   serialisedUser,
   TEAM,
@@ -45,13 +47,19 @@ async function expectedTileWithText(
   };
 }
 
-it(name("test_can_create_a_single_text_tile"), async () => {
-  clock.set("2022-04-01 12:45");
-  const [dashboardId] = await api.createDashboard({ name: "dashboard" });
-  const [, dashboard] = await api.createTextTile(dashboardId, "hello world");
-  expect(dashboard.tiles.length).toBe(1);
-  expect(drfTimes(dashboard.tiles[0])).toEqual(await expectedTileWithText("hello world"));
-});
+it(
+  newerSource(
+    name("test_can_create_a_single_text_tile"),
+    "products/dashboards/backend/api/dashboard.py `DashboardTileSerializer` (adds button_tile, show_description, transparent_background and the card's dashboard_tiles)",
+  ),
+  async () => {
+    clock.set("2022-04-01 12:45");
+    const [dashboardId] = await api.createDashboard({ name: "dashboard" });
+    const [, dashboard] = await api.createTextTile(dashboardId, "hello world");
+    expect(dashboard.tiles.length).toBe(1);
+    expect(drfTimes(dashboard.tiles[0])).toEqual(await expectedTileWithText("hello world"));
+  },
+);
 
 it(name("test_can_update_a_single_text_tile"), async () => {
   clock.set("2022-04-01 12:45");

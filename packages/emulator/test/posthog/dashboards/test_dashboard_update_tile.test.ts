@@ -1,6 +1,7 @@
 /**
  * Ported from PostHog's products/dashboards/backend/api/test/test_dashboard_update_tile.py
  * (`update_tile`). Widget tiles are not modelled.
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../support/harness.js";

@@ -2,6 +2,7 @@
  * Ported from PostHog's products/feature_flags/backend/api/test/test_feature_flag_dependency_deletion.py:
  * a soft delete (`PATCH deleted: true`) is refused while other active flags depend on the flag, and
  * `GET .../dependent_flags/` lists those flags.
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
 import { FLAGS, OTHER_TEAM, usePostHogFlags } from "./flags-harness.js";

@@ -2,6 +2,7 @@
  * Ported from PostHog's products/feature_flags/backend/api/test/test_feature_flag_dependency_disabling.py:
  * disabling (or archiving) a flag other active flags depend on is refused, enabling a flag whose
  * dependencies are disabled is refused, and a new dependency on a disabled flag is refused.
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
 import { FLAGS, OTHER_TEAM, usePostHogFlags } from "./flags-harness.js";

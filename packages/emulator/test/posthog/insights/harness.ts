@@ -12,36 +12,18 @@
  * (`setLevel`).
  */
 
-import type { Clock } from "posthog-gitops-shared/clock";
-import { beforeEach, expect, it } from "vitest";
+import { beforeEach, expect } from "vitest";
 import { BOB_KEY } from "../../../src/default-seed.js";
 import { TEST_NOW } from "../../support/clock.js";
 import { type ApiResponse, type EmulatorHarness, type Json, useEmulator } from "../../support/harness.js";
+import { FrozenClock } from "../harness.js";
 
-export { citing as cite } from "../harness.js";
+export { citing as cite, FrozenClock } from "../harness.js";
 export { BOB_KEY };
 
 export const TEAM = 12345;
 export const OTHER_TEAM = 12346;
 export const P = `/api/projects/${TEAM}`;
-
-/** PostHog's `freeze_time`: `set` an instant, `tick` it forward; sleeps do not move it. */
-export class FrozenClock implements Clock {
-  #now = Date.parse(TEST_NOW);
-  now(): number {
-    return this.#now;
-  }
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
-  }
-  set(instant: string): void {
-    // freeze_time reads a naive time as UTC.
-    this.#now = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(instant) ? instant : `${instant.replace(" ", "T")}Z`);
-  }
-  tick(ms: number): void {
-    this.#now += ms;
-  }
-}
 
 export interface PostHogHarness {
   h: EmulatorHarness;
@@ -61,25 +43,7 @@ export function usePostHogHarness(): PostHogHarness {
   return { h, clock, api };
 }
 
-/**
- * A PostHog case observable through the endpoints the emulator serves that needs something it does
- * not model: skipped, with the reason in its title (as `npm run fidelity` reads it).
- */
-export function notModelled(test: string, reason: string): void {
-  it.skip(`${test} (skipped: ${reason})`, () => {});
-}
-
-/**
- * A PostHog case that is not ported (the convention of the README's "Fidelity" section): it needs an
- * endpoint the emulator does not serve (insight views, sharing, variables, cancellation, folders) or
- * asserts nothing observable through the ones it does (query results computed in ClickHouse,
- * analytics events, database query counts, internal functions, cases PostHog itself skips). Named
- * here with the reason, so each port still lists every case of its file; no test is registered.
- */
-export const NOT_PORTED: Array<{ test: string; reason: string }> = [];
-export function notPorted(test: string, reason: string): void {
-  NOT_PORTED.push({ test, reason });
-}
+export { diverging, newerSource, notModelled, notPorted } from "../harness.js";
 
 type Body = Record<string, unknown>;
 

@@ -4,9 +4,10 @@
  * `service.insight_dashboards_opt_in_enforced`. The pure function's cases are checked through the API
  * it decides for: a personal API key, a browser session (`POST /_emulator/sessions`, Django's
  * `force_login`) and a sharing token (`?sharing_access_token=`) each reach the insight serializer.
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
-import { cite, notModelled, notPorted, P, usePostHogHarness } from "./harness.js";
+import { cite, notPorted, P, usePostHogHarness } from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_deprecated_dashboards_field.py");
 const { api } = usePostHogHarness();
@@ -26,7 +27,7 @@ describe("TestShouldServeDeprecatedDashboardsField", () => {
     expect(response.status, response.text).toBe(200);
     expect("dashboards" in response.body).toBe(true);
   });
-  notModelled(
+  notPorted(
     name("test_serving_by_access_method_opt_in_and_enforcement", "no_authenticator_is_first_party"),
     "no request reaches the insight serializer without an authenticator through the API (the views answer 403 first); only the service's public pages, which the emulator does not serve, serialize insights that way",
   );

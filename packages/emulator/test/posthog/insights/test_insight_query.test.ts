@@ -1,4 +1,7 @@
-/** Ported from PostHog's products/product_analytics/backend/api/test/test_insight_query.py. */
+/**
+ * Ported from PostHog's products/product_analytics/backend/api/test/test_insight_query.py.
+ * PostHog revision: newest stored.
+ */
 import { describe, expect, it } from "vitest";
 import { cite, P, usePostHogHarness } from "./harness.js";
 
