@@ -127,7 +127,11 @@ describe("cohorts and actions named by name", () => {
       `{"type":"cohort","value":${power},"key":"id","negation":false}`,
     );
     const source =
-      (service.insights.find((i) => i.name === "Signups of beta testers")?.query as { source: Record<string, unknown> } | undefined)?.source ?? {};
+      (
+        service.insights.find((i) => i.name === "Signups of beta testers")?.query as
+          | { source: Record<string, unknown> }
+          | undefined
+      )?.source ?? {};
     expect(source.series).toEqual([expect.objectContaining({ kind: "ActionsNode", id: signed })]);
     expect(source.properties).toEqual([{ type: "cohort", value: beta, operator: "in", key: "id" }]);
     expect(source.breakdownFilter).toEqual({ breakdown_type: "cohort", breakdown: [beta, power] });
