@@ -79,6 +79,15 @@ export function composeFile(
     diags.error(path, at.line, at.column, `a mapping with more than ${MAX_MAP_ENTRIES} keys is not read`);
     return undefined;
   }
+  // Checked on the tokens, without recursion: the Composer recurses on nesting, and whether an absurd
+  // depth exhausts its stack (one error) or leaves it errors at many levels depends on how much stack
+  // its frames take, which changes once the engine has optimised them; this refusal is one, always.
+  const deep = tooDeep(tokens);
+  if (deep !== undefined) {
+    const at = position(deep);
+    diags.error(path, at.line, at.column, `nesting deeper than ${MAX_DEPTH} levels`);
+    return undefined;
+  }
   let doc: Document.Parsed;
   try {
     doc = composeDocument(tokens, text.length);
@@ -190,6 +199,31 @@ function crowdedMapping(tokens: readonly CST.Token[]): number | undefined {
         token.type === "block-map" || (token.type === "flow-collection" && token.start.source === "{");
       if (isMap && entries > MAX_MAP_ENTRIES && (first === undefined || token.offset < first))
         first = token.offset;
+    }
+  }
+  return first;
+}
+
+/**
+ * The offset of the first value nested deeper than MAX_DEPTH collections (the depth `convert` counts,
+ * the document's value at 0), walking the tokens with a stack of its own; undefined when none is.
+ */
+function tooDeep(tokens: readonly CST.Token[]): number | undefined {
+  let first: number | undefined;
+  const stack: Array<[CST.Token | null | undefined, number]> = tokens.map((t) => [t, 0]);
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop()!;
+    if (token === undefined || token === null) continue;
+    if (token.type === "document") {
+      stack.push([token.value, 0]);
+      continue;
+    }
+    if (depth > MAX_DEPTH) {
+      if (first === undefined || token.offset < first) first = token.offset;
+      continue;
+    }
+    if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      for (const item of token.items) stack.push([item.value, depth + 1]);
     }
   }
   return first;

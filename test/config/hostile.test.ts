@@ -26,6 +26,29 @@ describe("hostile input", () => {
     expect(result.diagnostics.map((d) => d.message)).toEqual(["nesting deeper than 64 levels"]);
   });
 
+  it("refuses deep nesting with one error however often it has been parsed (the parser warmed up)", () => {
+    // Whether a recursive parser overflows at a given depth depends on its frames' size, which
+    // changes once the engine optimises it: the refusal must not.
+    const text = `project: 1\nx: ${"[".repeat(50_000)}${"]".repeat(50_000)}\n`;
+    for (let i = 0; i < 8; i++) {
+      const diags = new Diagnostics();
+      expect(parseYaml("deep.yaml", text, diags)).toBeUndefined();
+      expect(diags.list.map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([
+        "2:68 nesting deeper than 64 levels",
+      ]);
+    }
+  });
+
+  it("reads 64 levels of nesting and refuses 65, at the first value too deep", () => {
+    const nested = (n: number) => `project: 1\nx: ${"[".repeat(n)}1${"]".repeat(n)}\n`;
+    const ok = new Diagnostics();
+    expect(parseYaml("ok.yaml", nested(63), ok)).toBeDefined();
+    expect(ok.list).toEqual([]);
+    const deep = new Diagnostics();
+    expect(parseYaml("deep.yaml", nested(65), deep)).toBeUndefined();
+    expect(deep.list.map((d) => d.message)).toEqual(["nesting deeper than 64 levels"]);
+  });
+
   it("refuses an alias bomb quickly", async () => {
     const levels = ["a: &a [x,x,x,x,x,x,x,x,x]"];
     for (let i = 1; i < 12; i++) {

@@ -42,13 +42,19 @@ describe("pagination", () => {
   it("listAll reads the pages after the first in parallel, in order, once the count is known", async () => {
     let inFlight = 0;
     let most = 0;
+    // The pages after the first wait for each other (a barrier, up to 5 s) instead of for a fixed
+    // delay: on a loaded machine a 20 ms wait may end before the second request arrives.
+    const waiting: Array<() => void> = [];
     server.setHandler(async (req, res) => {
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 20));
-      inFlight -= 1;
       const limit = Number(req.query.get("limit"));
       const offset = Number(req.query.get("offset") ?? 0);
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      if (offset > 0) {
+        if (inFlight >= 2) for (const release of waiting.splice(0)) release();
+        else await new Promise<void>((r) => waiting.push(r) && setTimeout(r, 5_000));
+      }
+      inFlight -= 1;
       const next =
         offset + limit < 250 ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
       const page = Array.from({ length: Math.max(0, Math.min(limit, 250 - offset)) }, (_, i) =>
