@@ -21384,6 +21384,12 @@ function composeFile(path, text3, tokens, position2, diags, listKeys = []) {
     diags.error(path, at2.line, at2.column, `a mapping with more than ${MAX_MAP_ENTRIES} keys is not read`);
     return void 0;
   }
+  const deep = tooDeep(tokens);
+  if (deep !== void 0) {
+    const at2 = position2(deep);
+    diags.error(path, at2.line, at2.column, `nesting deeper than ${MAX_DEPTH} levels`);
+    return void 0;
+  }
   let doc;
   try {
     doc = composeDocument(tokens, text3.length);
@@ -21483,6 +21489,26 @@ function crowdedMapping(tokens) {
       const isMap7 = token.type === "block-map" || token.type === "flow-collection" && token.start.source === "{";
       if (isMap7 && entries > MAX_MAP_ENTRIES && (first === void 0 || token.offset < first))
         first = token.offset;
+    }
+  }
+  return first;
+}
+function tooDeep(tokens) {
+  let first;
+  const stack = tokens.map((t) => [t, 0]);
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop();
+    if (token === void 0 || token === null) continue;
+    if (token.type === "document") {
+      stack.push([token.value, 0]);
+      continue;
+    }
+    if (depth > MAX_DEPTH) {
+      if (first === void 0 || token.offset < first) first = token.offset;
+      continue;
+    }
+    if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      for (const item of token.items) stack.push([item.value, depth + 1]);
     }
   }
   return first;
