@@ -58,6 +58,8 @@ export async function seedObjects(
   objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing"> & {
     insights?: unknown[];
     feature_flags?: unknown[];
+    cohorts?: unknown[];
+    actions?: unknown[];
   },
 ): Promise<void> {
   await control(url, "seed", "POST", seedOf(base, objects));

@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { backToBack, SIZES } from "./back-to-back.js";
+import { cohortScenarios } from "./cohorts.js";
 import { CONTENT, contentScenarios } from "./content.js";
 import { environmentsPlan } from "./environments.js";
 import { flagScenarios } from "./flags.js";
@@ -94,6 +95,12 @@ notes.push(
 for (const f of await contentScenarios({ size: CONTENT, latencyMs: 20 })) row(f);
 
 for (const f of await flagScenarios({ repeat: Number(process.env.BENCH_REPEAT ?? "1") })) {
+  row(f);
+  if (f.requests > f.minimum)
+    notes.push(`PROBLEM in "${f.scenario}": ${f.requests} requests, minimum ${f.minimum}`);
+}
+
+for (const f of await cohortScenarios({ repeat: Number(process.env.BENCH_REPEAT ?? "1") })) {
   row(f);
   if (f.requests > f.minimum)
     notes.push(`PROBLEM in "${f.scenario}": ${f.requests} requests, minimum ${f.minimum}`);

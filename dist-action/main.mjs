@@ -656,8 +656,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {number}
        */
-      displayWidth(str8) {
-        return stripColor(str8).length;
+      displayWidth(str9) {
+        return stripColor(str9).length;
       }
       /**
        * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
@@ -665,11 +665,11 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {string}
        */
-      styleTitle(str8) {
-        return str8;
+      styleTitle(str9) {
+        return str9;
       }
-      styleUsage(str8) {
-        return str8.split(" ").map((word) => {
+      styleUsage(str9) {
+        return str9.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word === "[command]") return this.styleSubcommandText(word);
           if (word[0] === "[" || word[0] === "<")
@@ -677,46 +677,46 @@ var require_help = __commonJS({
           return this.styleCommandText(word);
         }).join(" ");
       }
-      styleCommandDescription(str8) {
-        return this.styleDescriptionText(str8);
+      styleCommandDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleOptionDescription(str8) {
-        return this.styleDescriptionText(str8);
+      styleOptionDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleSubcommandDescription(str8) {
-        return this.styleDescriptionText(str8);
+      styleSubcommandDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleArgumentDescription(str8) {
-        return this.styleDescriptionText(str8);
+      styleArgumentDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleDescriptionText(str8) {
-        return str8;
+      styleDescriptionText(str9) {
+        return str9;
       }
-      styleOptionTerm(str8) {
-        return this.styleOptionText(str8);
+      styleOptionTerm(str9) {
+        return this.styleOptionText(str9);
       }
-      styleSubcommandTerm(str8) {
-        return str8.split(" ").map((word) => {
+      styleSubcommandTerm(str9) {
+        return str9.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word[0] === "[" || word[0] === "<")
             return this.styleArgumentText(word);
           return this.styleSubcommandText(word);
         }).join(" ");
       }
-      styleArgumentTerm(str8) {
-        return this.styleArgumentText(str8);
+      styleArgumentTerm(str9) {
+        return this.styleArgumentText(str9);
       }
-      styleOptionText(str8) {
-        return str8;
+      styleOptionText(str9) {
+        return str9;
       }
-      styleArgumentText(str8) {
-        return str8;
+      styleArgumentText(str9) {
+        return str9;
       }
-      styleSubcommandText(str8) {
-        return str8;
+      styleSubcommandText(str9) {
+        return str9;
       }
-      styleCommandText(str8) {
-        return str8;
+      styleCommandText(str9) {
+        return str9;
       }
       /**
        * Calculate the pad width from the maximum term length.
@@ -739,8 +739,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {boolean}
        */
-      preformatted(str8) {
-        return /\n[^\S\r\n]/.test(str8);
+      preformatted(str9) {
+        return /\n[^\S\r\n]/.test(str9);
       }
       /**
        * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
@@ -786,9 +786,9 @@ ${itemIndentStr}`);
        * @param {number} width
        * @returns {string}
        */
-      boxWrap(str8, width2) {
-        if (width2 < this.minWidthToWrap) return str8;
-        const rawLines = str8.split(/\r\n|\n/);
+      boxWrap(str9, width2) {
+        if (width2 < this.minWidthToWrap) return str9;
+        const rawLines = str9.split(/\r\n|\n/);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
@@ -816,9 +816,9 @@ ${itemIndentStr}`);
         return wrappedLines.join("\n");
       }
     };
-    function stripColor(str8) {
+    function stripColor(str9) {
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str8.replace(sgrPattern, "");
+      return str9.replace(sgrPattern, "");
     }
     exports.Help = Help2;
     exports.stripColor = stripColor;
@@ -1089,9 +1089,9 @@ var require_option = __commonJS({
         return option.negate === (negativeValue === value);
       }
     };
-    function camelcase(str8) {
-      return str8.split("-").reduce((str9, word) => {
-        return str9 + word[0].toUpperCase() + word.slice(1);
+    function camelcase(str9) {
+      return str9.split("-").reduce((str10, word) => {
+        return str10 + word[0].toUpperCase() + word.slice(1);
       });
     }
     function splitOptionFlags(flags) {
@@ -1272,14 +1272,14 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str8) => process2.stdout.write(str8),
-          writeErr: (str8) => process2.stderr.write(str8),
-          outputError: (str8, write3) => write3(str8),
+          writeOut: (str9) => process2.stdout.write(str9),
+          writeErr: (str9) => process2.stderr.write(str9),
+          outputError: (str9, write3) => write3(str9),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
           getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str8) => stripColor(str8)
+          stripColor: (str9) => stripColor(str9)
         };
         this._hidden = false;
         this._helpOption = void 0;
@@ -3003,18 +3003,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str8, flags, description) {
-        if (str8 === void 0) return this._version;
-        this._version = str8;
+      version(str9, flags, description) {
+        if (str9 === void 0) return this._version;
+        this._version = str9;
         flags = flags || "-V, --version";
         description = description || "output the version number";
         const versionOption = this.createOption(flags, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str8}
+          this._outputConfiguration.writeOut(`${str9}
 `);
-          this._exit(0, "commander.version", str8);
+          this._exit(0, "commander.version", str9);
         });
         return this;
       }
@@ -3025,10 +3025,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} [argsDescription]
        * @return {(string|Command)}
        */
-      description(str8, argsDescription) {
-        if (str8 === void 0 && argsDescription === void 0)
+      description(str9, argsDescription) {
+        if (str9 === void 0 && argsDescription === void 0)
           return this._description;
-        this._description = str8;
+        this._description = str9;
         if (argsDescription) {
           this._argsDescription = argsDescription;
         }
@@ -3040,9 +3040,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      summary(str8) {
-        if (str8 === void 0) return this._summary;
-        this._summary = str8;
+      summary(str9) {
+        if (str9 === void 0) return this._summary;
+        this._summary = str9;
         return this;
       }
       /**
@@ -3090,8 +3090,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      usage(str8) {
-        if (str8 === void 0) {
+      usage(str9) {
+        if (str9 === void 0) {
           if (this._usage) return this._usage;
           const args = this.registeredArguments.map((arg) => {
             return humanReadableArgName(arg);
@@ -3102,7 +3102,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             this.registeredArguments.length ? args : []
           ).join(" ");
         }
-        this._usage = str8;
+        this._usage = str9;
         return this;
       }
       /**
@@ -3111,9 +3111,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      name(str8) {
-        if (str8 === void 0) return this._name;
-        this._name = str8;
+      name(str9) {
+        if (str9 === void 0) return this._name;
+        this._name = str9;
         return this;
       }
       /**
@@ -3225,9 +3225,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text2 = helper.formatHelp(this, helper);
-        if (context.hasColors) return text2;
-        return this._outputConfiguration.stripColor(text2);
+        const text3 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text3;
+        return this._outputConfiguration.stripColor(text3);
       }
       /**
        * @typedef HelpContext
@@ -3247,17 +3247,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let hasColors;
         let helpWidth;
         if (error2) {
-          baseWrite = (str8) => this._outputConfiguration.writeErr(str8);
+          baseWrite = (str9) => this._outputConfiguration.writeErr(str9);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
         } else {
-          baseWrite = (str8) => this._outputConfiguration.writeOut(str8);
+          baseWrite = (str9) => this._outputConfiguration.writeOut(str9);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write3 = (str8) => {
-          if (!hasColors) str8 = this._outputConfiguration.stripColor(str8);
-          return baseWrite(str8);
+        const write3 = (str9) => {
+          if (!hasColors) str9 = this._outputConfiguration.stripColor(str9);
+          return baseWrite(str9);
         };
         return { error: error2, write: write3, hasColors, helpWidth };
       }
@@ -3387,7 +3387,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position2, text2) {
+      addHelpText(position2, text3) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position2)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -3396,10 +3396,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position2}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text2 === "function") {
-            helpStr = text2({ error: context.error, command: context.command });
+          if (typeof text3 === "function") {
+            helpStr = text3({ error: context.error, command: context.command });
           } else {
-            helpStr = text2;
+            helpStr = text3;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -3490,27 +3490,27 @@ var require_commander = __commonJS({
 function escapeChar(c) {
   return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
-function visible(text2) {
-  return text2.replace(SHOWN, escapeChar);
+function visible(text3) {
+  return text3.replace(SHOWN, escapeChar);
 }
-function flat(text2) {
-  return visible(text2.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
+function flat(text3) {
+  return visible(text3.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
-function asciiLower(text2) {
-  return text2.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+function asciiLower(text3) {
+  return text3.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
-function escapeNonAscii(text2) {
-  return text2.replace(/[^\x20-\x5b\x5d-\x7e]/gu, (c) => {
+function escapeNonAscii(text3) {
+  return text3.replace(/[^\x20-\x5b\x5d-\x7e]/gu, (c) => {
     const code2 = c.codePointAt(0) ?? 0;
     return code2 > 65535 ? `\\u{${code2.toString(16)}}` : escapeChar(c);
   });
 }
-function cut(text2, max) {
-  if (text2.length <= max) return text2;
+function cut(text3, max) {
+  if (text3.length <= max) return text3;
   let keep = Math.max(0, max - 1);
-  const last = text2.charCodeAt(keep - 1);
+  const last = text3.charCodeAt(keep - 1);
   if (last >= 55296 && last <= 56319) keep -= 1;
-  return `${text2.slice(0, keep)}${CUT}`;
+  return `${text3.slice(0, keep)}${CUT}`;
 }
 var INVISIBLE, SHOWN, CUT;
 var init_text = __esm({
@@ -3596,7 +3596,7 @@ var init_io = __esm({
 // src/render/paint.ts
 import { styleText } from "node:util";
 function painter(on) {
-  return (style, text2) => on && style ? styleText(style, text2, { validateStream: false }) : text2;
+  return (style, text3) => on && style ? styleText(style, text3, { validateStream: false }) : text3;
 }
 function colorEnabled(env, isTTY) {
   if (env.NO_COLOR !== void 0 && env.NO_COLOR !== "") return false;
@@ -3623,10 +3623,10 @@ function decode(whole, dec, hex, name, json2, punct, percent2) {
   else return "";
   return UNSEEN.test(read2) ? "" : read2;
 }
-function readText(text2) {
-  return MAY_ESCAPE.test(text2) ? text2.replace(ESCAPE, decode) : text2;
+function readText(text3) {
+  return MAY_ESCAPE.test(text3) ? text3.replace(ESCAPE, decode) : text3;
 }
-function reading(text2) {
+function reading(text3) {
   const readAt = [];
   const readLength = [];
   const writtenAt = [];
@@ -3635,7 +3635,7 @@ function reading(text2) {
   let read2 = "";
   let last = 0;
   ESCAPE.lastIndex = 0;
-  for (let m = ESCAPE.exec(text2); m !== null; m = ESCAPE.exec(text2)) {
+  for (let m = ESCAPE.exec(text3); m !== null; m = ESCAPE.exec(text3)) {
     const whole = m[0];
     const out = decode(whole, m[1], m[2], m[3], m[4], m[5], m[6]);
     if (out === whole) continue;
@@ -3644,10 +3644,10 @@ function reading(text2) {
     writtenAt.push(m.index);
     writtenEnd.push(m.index + whole.length);
     shift += out.length - whole.length;
-    read2 += text2.slice(last, m.index) + out;
+    read2 += text3.slice(last, m.index) + out;
     last = m.index + whole.length;
   }
-  read2 += text2.slice(last);
+  read2 += text3.slice(last);
   const locate2 = (index, end) => {
     let low = 0;
     let high = readAt.length - 1;
@@ -3667,9 +3667,9 @@ function reading(text2) {
   };
   return { text: read2, start: (i) => locate2(i, false), end: (i) => locate2(i, true) };
 }
-function openEscapeAtEnd(text2) {
+function openEscapeAtEnd(text3) {
   const match = /(?:&(?:#[xX]?[0-9a-fA-F]{0,8}|[A-Za-z][A-Za-z0-9]{0,31})?|\\(?:u[0-9a-fA-F]{0,3})?|%[0-7]?|<(?:!(?:-(?:-\s*-?)?)?)?)$/.exec(
-    text2
+    text3
   );
   return match ? match[0].length : 0;
 }
@@ -3731,40 +3731,40 @@ var init_reading = __esm({
 });
 
 // src/scrub.ts
-function startOfAtEnd(text2, whole, atLeast) {
+function startOfAtEnd(text3, whole, atLeast) {
   const first = whole.charCodeAt(0);
-  for (let i = Math.max(0, text2.length - whole.length + 1); i < text2.length - atLeast; i++) {
-    if (text2.charCodeAt(i) === first && whole.startsWith(text2.slice(i))) return text2.length - i;
+  for (let i = Math.max(0, text3.length - whole.length + 1); i < text3.length - atLeast; i++) {
+    if (text3.charCodeAt(i) === first && whole.startsWith(text3.slice(i))) return text3.length - i;
   }
   return 0;
 }
-function neutralise(text2, end = text2.length, own = true) {
+function neutralise(text3, end = text3.length, own = true) {
   let out = "";
   let last = 0;
-  for (const match of text2.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
+  for (const match of text3.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
     if (match.index >= end) break;
     if (match[0].length > 1) continue;
-    out += `${text2.slice(last, match.index)}${escapeChar(match[0])}`;
+    out += `${text3.slice(last, match.index)}${escapeChar(match[0])}`;
     last = match.index + 1;
   }
-  return out + text2.slice(last, end);
+  return out + text3.slice(last, end);
 }
-function pendingSequence(text2, own) {
+function pendingSequence(text3, own) {
   let held = 0;
   for (const sequence of own ? OWN_SEQUENCES : LINE_END) {
-    held = Math.max(held, startOfAtEnd(text2, sequence, held));
+    held = Math.max(held, startOfAtEnd(text3, sequence, held));
   }
   return held;
 }
 function scrubbedOutput(out, scrubber, own = true) {
   let held = "";
-  const emit = (text2, end) => {
-    const clean = neutralise(text2, end, own);
+  const emit = (text3, end) => {
+    const clean = neutralise(text3, end, own);
     if (clean !== "") out.write(clean);
   };
   return {
-    write(text2) {
-      const all = scrubber.scrub(held + text2);
+    write(text3) {
+      const all = scrubber.scrub(held + text3);
       const hold = Math.max(scrubber.pending(all), pendingSequence(all, own));
       held = all.slice(all.length - hold);
       emit(all, all.length - hold);
@@ -3808,8 +3808,8 @@ function scrubbingIo(io, colourForced = false) {
   }
   return { io: scrubbed, flush };
 }
-function scrubText(io, text2) {
-  return io.scrubber ? io.scrubber.scrub(text2) : text2;
+function scrubText(io, text3) {
+  return io.scrubber ? io.scrubber.scrub(text3) : text3;
 }
 function scrubValue(io, value) {
   const scrubber = io.scrubber;
@@ -3817,9 +3817,9 @@ function scrubValue(io, value) {
   const copy2 = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
     if (typeof v === "number" || typeof v === "bigint") {
-      const text2 = String(v);
-      const scrubbed = scrubber.scrub(text2);
-      return scrubbed === text2 ? v : scrubbed;
+      const text3 = String(v);
+      const scrubbed = scrubber.scrub(text3);
+      return scrubbed === text3 ? v : scrubbed;
     }
     if (Array.isArray(v)) return v.map(copy2);
     if (isPlain(v)) {
@@ -3930,9 +3930,9 @@ var init_scrub = __esm({
        * `text` with every known secret replaced: as written, then as read (escapes undone), then just
        * before each cut. Each pass leaves the labels alone (a label is never scanned again).
        */
-      scrub(text2) {
-        if (this.#labels.size === 0) return text2;
-        const written = text2.replace(this.#regex(), (found3) => this.#labels.get(found3) ?? found3);
+      scrub(text3) {
+        if (this.#labels.size === 0) return text3;
+        const written = text3.replace(this.#regex(), (found3) => this.#labels.get(found3) ?? found3);
         const read2 = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
         return read2.includes(CUT) ? this.#scrubCuts(read2) : read2;
       }
@@ -3940,11 +3940,11 @@ var init_scrub = __esm({
        * `text` with every secret its reading holds replaced where it is written. Only the stretches of
        * `text` around a secret's anchor (ANCHOR) are read: elsewhere no secret can be, escaped or not.
        */
-      #scrubReading(text2) {
-        if (this.#unanchored) return this.#scrubRead(text2);
+      #scrubReading(text3) {
+        if (this.#unanchored) return this.#scrubRead(text3);
         const anchors = this.#anchorRegex();
         anchors.lastIndex = 0;
-        if (!anchors.test(text2)) return text2;
+        if (!anchors.test(text3)) return text3;
         anchors.lastIndex = 0;
         const reach = this.#longest * ESCAPED_WIDTH;
         let out = "";
@@ -3953,12 +3953,12 @@ var init_scrub = __esm({
         let to = -1;
         const flush = () => {
           if (from < 0) return;
-          out += text2.slice(last, from) + this.#scrubRead(text2.slice(from, to));
+          out += text3.slice(last, from) + this.#scrubRead(text3.slice(from, to));
           last = to;
         };
-        for (const match of text2.matchAll(anchors)) {
+        for (const match of text3.matchAll(anchors)) {
           const start2 = Math.max(last, match.index - reach);
-          const end = Math.min(text2.length, match.index + match[0].length + reach);
+          const end = Math.min(text3.length, match.index + match[0].length + reach);
           if (from >= 0 && start2 <= to) to = Math.max(to, end);
           else {
             flush();
@@ -3967,7 +3967,7 @@ var init_scrub = __esm({
           }
         }
         flush();
-        return last === 0 ? text2 : out + text2.slice(last);
+        return last === 0 ? text3 : out + text3.slice(last);
       }
       /** Every anchor in one alternation. */
       #anchorRegex() {
@@ -3975,20 +3975,20 @@ var init_scrub = __esm({
         return this.#anchorPattern;
       }
       /** `text` read whole, with every secret its reading holds replaced where it is written. */
-      #scrubRead(text2) {
-        const shown3 = readText(text2);
-        if (shown3 === text2 || shown3.search(this.#single()) < 0) return text2;
-        const read2 = reading(text2);
+      #scrubRead(text3) {
+        const shown3 = readText(text3);
+        if (shown3 === text3 || shown3.search(this.#single()) < 0) return text3;
+        const read2 = reading(text3);
         let out = "";
         let last = 0;
         for (const match of read2.text.matchAll(this.#regex())) {
           const start2 = read2.start(match.index);
           const end = read2.end(match.index + match[0].length - 1);
           if (start2 < last) continue;
-          out += `${text2.slice(last, start2)}${this.#labels.get(match[0]) ?? ""}`;
+          out += `${text3.slice(last, start2)}${this.#labels.get(match[0]) ?? ""}`;
           last = end;
         }
-        return last === 0 ? text2 : out + text2.slice(last);
+        return last === 0 ? text3 : out + text3.slice(last);
       }
       /** The alternation of every form, without the global flag (for `search` and `match`). */
       #single() {
@@ -3996,25 +3996,25 @@ var init_scrub = __esm({
         return this.#first;
       }
       /** `text` with the start of a secret just before a cut (`…`) replaced by that secret's label. */
-      #scrubCuts(text2) {
+      #scrubCuts(text3) {
         let out = "";
         let last = 0;
-        for (let at2 = text2.indexOf(CUT); at2 >= 0; at2 = text2.indexOf(CUT, at2 + 1)) {
-          const before = text2.slice(last, at2);
+        for (let at2 = text3.indexOf(CUT); at2 >= 0; at2 = text3.indexOf(CUT, at2 + 1)) {
+          const before = text3.slice(last, at2);
           const start2 = this.#startAtEnd(before);
           out += start2 ? `${before.slice(0, before.length - start2.length)}${start2.label}${CUT}` : `${before}${CUT}`;
           last = at2 + CUT.length;
         }
-        return out + text2.slice(last);
+        return out + text3.slice(last);
       }
       /**
        * The longest end of `text` that is, as written or as read, a proper start of a secret of at least
        * CUT_PREFIX characters (an escape cut in two included): its length as written, and the secret's label.
        */
-      #startAtEnd(text2) {
-        const found3 = this.#startOf(text2, CUT_PREFIX);
+      #startAtEnd(text3) {
+        const found3 = this.#startOf(text3, CUT_PREFIX);
         if (found3) return found3;
-        const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
+        const tail = text3.slice(-(this.#longest * ESCAPED_WIDTH));
         const open4 = openEscapeAtEnd(tail);
         const whole = tail.slice(0, tail.length - open4);
         const read2 = readText(whole) !== whole ? reading(whole) : void 0;
@@ -4027,23 +4027,23 @@ var init_scrub = __esm({
         return { length: tail.length - read2.start(read2.text.length - start2.length), label: start2.label };
       }
       /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
-      #startOf(text2, atLeast) {
-        for (let i = Math.max(0, text2.length - this.#longest + 1); i <= text2.length - atLeast; i++) {
-          if (!this.#firsts.has(text2.charCodeAt(i))) continue;
-          const label2 = this.#starts.get(text2.slice(i));
-          if (label2 !== void 0) return { length: text2.length - i, label: label2 };
+      #startOf(text3, atLeast) {
+        for (let i = Math.max(0, text3.length - this.#longest + 1); i <= text3.length - atLeast; i++) {
+          if (!this.#firsts.has(text3.charCodeAt(i))) continue;
+          const label2 = this.#starts.get(text3.slice(i));
+          if (label2 !== void 0) return { length: text3.length - i, label: label2 };
         }
         return void 0;
       }
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
-      secretIn(text2) {
+      secretIn(text3) {
         if (this.#labels.size === 0) return void 0;
-        const found3 = text2.match(this.#single());
+        const found3 = text3.match(this.#single());
         return found3 ? this.#labels.get(found3[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
-      pending(text2) {
-        return this.#startOf(text2, 1)?.length ?? 0;
+      pending(text3) {
+        return this.#startOf(text3, 1)?.length ?? 0;
       }
     };
     LINE_END = ["\r\n"];
@@ -4110,10 +4110,10 @@ var init_diagnostics = __esm({
 });
 
 // src/config/excerpt.ts
-function excerpt(text2, max = MAX_QUOTE_CHARS) {
-  const end = text2.search(/[\r\n]/);
-  const line = end === -1 ? text2 : text2.slice(0, end);
-  const cut2 = end !== -1 && end < text2.length - 1;
+function excerpt(text3, max = MAX_QUOTE_CHARS) {
+  const end = text3.search(/[\r\n]/);
+  const line = end === -1 ? text3 : text3.slice(0, end);
+  const cut2 = end !== -1 && end < text3.length - 1;
   if (line.length <= max) return cut2 ? `${line}…` : line;
   let keep = max - 1;
   const last = line.charCodeAt(keep - 1);
@@ -4332,17 +4332,17 @@ var init_ignore = __esm({
 });
 
 // src/config/interpolate.ts
-function scan(text2) {
+function scan(text3) {
   const references = [];
-  if (!text2.includes("${")) return { ok: true, references };
-  for (let i = 0; i < text2.length; ) {
-    if (text2.startsWith("$${", i)) {
+  if (!text3.includes("${")) return { ok: true, references };
+  for (let i = 0; i < text3.length; ) {
+    if (text3.startsWith("$${", i)) {
       i += 3;
-    } else if (text2.startsWith("${", i)) {
-      const end = text2.indexOf("}", i + 2);
-      const name = end < 0 ? "" : text2.slice(i + 2, end);
+    } else if (text3.startsWith("${", i)) {
+      const end = text3.indexOf("}", i + 2);
+      const name = end < 0 ? "" : text3.slice(i + 2, end);
       if (end < 0 || !NAME.test(name)) {
-        const shown3 = text2.slice(i, end < 0 ? Math.min(text2.length, i + 12) : Math.min(end + 1, i + 40));
+        const shown3 = text3.slice(i, end < 0 ? Math.min(text3.length, i + 12) : Math.min(end + 1, i + 40));
         return {
           ok: false,
           problem: `malformed reference "${shown3}": write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`
@@ -4356,28 +4356,28 @@ function scan(text2) {
   }
   return { ok: true, references };
 }
-function interpolate(text2, lookup2) {
-  if (!text2.includes("$")) return { ok: true, value: text2, missing: [] };
-  const scanned = scan(text2);
+function interpolate(text3, lookup2) {
+  if (!text3.includes("$")) return { ok: true, value: text3, missing: [] };
+  const scanned = scan(text3);
   if (!scanned.ok) return scanned;
   let out = "";
   let at2 = 0;
   const missing = [];
   for (const ref of scanned.references) {
-    out += literal(text2.slice(at2, ref.start));
+    out += literal(text3.slice(at2, ref.start));
     const value = lookup2(ref.name);
     if (value === void 0) {
       missing.push(ref.name);
-      out += text2.slice(ref.start, ref.end);
+      out += text3.slice(ref.start, ref.end);
     } else {
       out += value;
     }
     at2 = ref.end;
   }
-  return { ok: true, value: out + literal(text2.slice(at2)), missing };
+  return { ok: true, value: out + literal(text3.slice(at2)), missing };
 }
-function literal(text2) {
-  return text2.replaceAll("$${", () => "${");
+function literal(text3) {
+  return text3.replaceAll("$${", () => "${");
 }
 function envLookup(env) {
   return (name) => {
@@ -4395,8 +4395,8 @@ function isToolVariable(name) {
 function isCredentialName(name) {
   return isToolVariable(name) || /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL/i.test(name);
 }
-function substitute(text2, lookup2, escapeMissing = false) {
-  const scanned = scan(text2);
+function substitute(text3, lookup2, escapeMissing = false) {
+  const scanned = scan(text3);
   if (!scanned.ok) return scanned;
   let out = "";
   let at2 = 0;
@@ -4409,11 +4409,11 @@ function substitute(text2, lookup2, escapeMissing = false) {
     dollarEnd = false;
   };
   for (const ref of scanned.references) {
-    if (ref.start > at2) put(text2.slice(at2, ref.start));
+    if (ref.start > at2) put(text3.slice(at2, ref.start));
     const value = lookup2(ref.name);
     if (value === void 0) {
       missing.push(ref.name);
-      put(escapeMissing ? `$${text2.slice(ref.start, ref.end)}` : text2.slice(ref.start, ref.end));
+      put(escapeMissing ? `$${text3.slice(ref.start, ref.end)}` : text3.slice(ref.start, ref.end));
     } else {
       used.push(ref.name);
       put(value.replaceAll("${", () => "$${"));
@@ -4421,7 +4421,7 @@ function substitute(text2, lookup2, escapeMissing = false) {
     }
     at2 = ref.end;
   }
-  if (at2 < text2.length) put(text2.slice(at2));
+  if (at2 < text3.length) put(text3.slice(at2));
   return { ok: true, value: out, missing, used };
 }
 var NAME, SECRET_REFERENCE;
@@ -4774,7 +4774,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str8(strs, ...args) {
+    function str9(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -4785,7 +4785,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str8;
+    exports.str = str9;
     function addCodeArg(code2, arg) {
       if (arg instanceof _Code)
         code2.push(...arg._items);
@@ -4828,7 +4828,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str8`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str9`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate2(x) {
@@ -5542,12 +5542,12 @@ var require_codegen = __commonJS({
       }
       // `for-in` statement.
       // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj7, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
+      forIn(nameOrPrefix, obj9, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
         if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj7})`, forBody);
+          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj9})`, forBody);
         }
         const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj7), () => forBody(name));
+        return this._for(new ForIter("in", varKind, name, obj9), () => forBody(name));
       }
       // end `for` loop
       endFor() {
@@ -5593,10 +5593,10 @@ var require_codegen = __commonJS({
         return this._leafNode(new Throw(error2));
       }
       // start self-balancing block
-      block(body, nodeCount) {
+      block(body2, nodeCount) {
         this._blockStarts.push(this._nodes.length);
-        if (body)
-          this.code(body).endBlock(nodeCount);
+        if (body2)
+          this.code(body2).endBlock(nodeCount);
         return this;
       }
       // end the current self-balancing block
@@ -5790,22 +5790,22 @@ var require_util = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str8) {
-      return unescapeJsonPointer(decodeURIComponent(str8));
+    function unescapeFragment(str9) {
+      return unescapeJsonPointer(decodeURIComponent(str9));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str8) {
-      return encodeURIComponent(escapeJsonPointer(str8));
+    function escapeFragment(str9) {
+      return encodeURIComponent(escapeJsonPointer(str9));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str8) {
-      if (typeof str8 == "number")
-        return `${str8}`;
-      return str8.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str9) {
+      if (typeof str9 == "number")
+        return `${str9}`;
+      return str9.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str8) {
-      return str8.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str9) {
+      return str9.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -6830,8 +6830,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str8) {
-      return str8.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str9) {
+      return str9.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -7021,15 +7021,15 @@ var require_validate = __commonJS({
       validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
     }
     exports.validateFunctionCode = validateFunctionCode;
-    function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body) {
+    function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body2) {
       if (opts.code.es5) {
         gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
           gen.code((0, codegen_1._)`"use strict"; ${funcSourceUrl(schema, opts)}`);
           destructureValCxtES5(gen, opts);
-          gen.code(body);
+          gen.code(body2);
         });
       } else {
-        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body));
+        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body2));
       }
     }
     function destructureValCxt(opts) {
@@ -7367,11 +7367,11 @@ var require_validate = __commonJS({
         if (!this.allErrors)
           this.gen.if(cond);
       }
-      setParams(obj7, assign) {
+      setParams(obj9, assign) {
         if (assign)
-          Object.assign(this.params, obj7);
+          Object.assign(this.params, obj9);
         else
-          this.params = obj7;
+          this.params = obj9;
       }
       block$data(valid, codeBlock2, $dataValid = codegen_1.nil) {
         this.gen.block(() => {
@@ -7928,10 +7928,10 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str8, token) {
+    function findToken(str9, token) {
       let ind = 0;
-      for (let i = 0; i < str8.length; i++) {
-        if (str8[i] === token) ind++;
+      for (let i = 0; i < str9.length; i++) {
+        if (str9[i] === token) ind++;
       }
       return ind;
     }
@@ -9001,7 +9001,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str8, flags) => new RegExp(str8, flags);
+    var defaultRegExp = (str9, flags) => new RegExp(str9, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -9354,7 +9354,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text3, msg) => text3 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -9796,16 +9796,16 @@ var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str8) {
-      const len = str8.length;
+    function ucs2length(str9) {
+      const len = str9.length;
       let length = 0;
       let pos = 0;
       let value;
       while (pos < len) {
         length++;
-        value = str8.charCodeAt(pos++);
+        value = str9.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str8.charCodeAt(pos);
+          value = str9.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
@@ -12278,8 +12278,8 @@ function validateSchema(kinds, data) {
   const validate2 = validator(kinds);
   return validate2(data) ? [] : [...validate2.errors ?? []];
 }
-function capitalise(text2) {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
+function capitalise(text3) {
+  return text3.charAt(0).toUpperCase() + text3.slice(1);
 }
 var AJV_OPTIONS, compiledFor;
 var init_schema2 = __esm({
@@ -12488,8 +12488,8 @@ function loadDocuments(files, options, diags) {
     const data = file.data;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
       for (const kind2 of kinds) {
-        const list7 = data[kind2.key];
-        if (Array.isArray(list7)) objects += list7.length;
+        const list8 = data[kind2.key];
+        if (Array.isArray(list8)) objects += list8.length;
       }
     }
     const broken = new Set(
@@ -12569,8 +12569,8 @@ function loadDocuments(files, options, diags) {
   }
 }
 function ownerName(name) {
-  const text2 = typeof name === "string" ? name : JSON.stringify(name) ?? String(name);
-  return excerpt(text2, 60);
+  const text3 = typeof name === "string" ? name : JSON.stringify(name) ?? String(name);
+  return excerpt(text3, 60);
 }
 function fileVariables(data, file, diags) {
   const names = /* @__PURE__ */ new Set();
@@ -13225,10 +13225,10 @@ function mergeEnvironment(input) {
           slot.overlaid = at2();
           return;
         }
-        const body = { ...item };
-        delete body.exclude;
+        const body2 = { ...item };
+        delete body2.exclude;
         if (slot === void 0) {
-          const added = copied(withoutNulls(body), file, pointer, false);
+          const added = copied(withoutNulls(body2), file, pointer, false);
           added.overlaid = at2();
           added.marks.push({ pointer: "", how: "added", source: at2() });
           slots.push(added);
@@ -13236,10 +13236,10 @@ function mergeEnvironment(input) {
         }
         slot.overlaid = at2();
         const merger = new Merger(kind2, file, slot, diags, `${what} "${name}"`);
-        merger.map(slot.value, body, "", pointer, /* @__PURE__ */ new Set([identity3]));
+        merger.map(slot.value, body2, "", pointer, /* @__PURE__ */ new Set([identity3]));
       });
     }
-    const list7 = [];
+    const list8 = [];
     for (const slot of slots) {
       if (slot.excluded !== void 0) {
         doc.marks.push({
@@ -13250,12 +13250,12 @@ function mergeEnvironment(input) {
         });
         continue;
       }
-      const pointer = `/${kind2.key}/${list7.length}`;
-      list7.push(slot.value);
+      const pointer = `/${kind2.key}/${list8.length}`;
+      list8.push(slot.value);
       doc.origins.graft(pointer, slot.origins);
       for (const mark of slot.marks) doc.marks.push({ ...mark, pointer: pointer + mark.pointer });
     }
-    doc.data[kind2.key] = list7;
+    doc.data[kind2.key] = list8;
   }
   return doc;
 }
@@ -13265,8 +13265,8 @@ function copied(value, file, pointer, shared) {
   return { value: clone(value), origins, marks: [], shared };
 }
 function listOf(file, key2) {
-  const list7 = file.data[key2];
-  return Array.isArray(list7) ? list7 : [];
+  const list8 = file.data[key2];
+  return Array.isArray(list8) ? list8 : [];
 }
 function mergeIgnore(doc, files, kinds) {
   const ignore = {};
@@ -13381,8 +13381,8 @@ var init_merge = __esm({
             }
           }
           const exclude = entry.exclude === true;
-          const body = { ...entry };
-          delete body.exclude;
+          const body2 = { ...entry };
+          delete body2.exclude;
           if (index === void 0) {
             if (exclude) {
               error2(
@@ -13391,7 +13391,7 @@ var init_merge = __esm({
               return;
             }
             const at2 = childPointer(rel, base.length);
-            base.push(withoutNulls(body));
+            base.push(withoutNulls(body2));
             this.slot.origins.set(at2, this.origin(there));
             this.slot.marks.push({ pointer: at2, how: "added", source: sourceOf(this.file, there) });
             return;
@@ -13416,7 +13416,7 @@ var init_merge = __esm({
             });
             return;
           }
-          this.map(base[index], body, childPointer(rel, index), there, new Set(named));
+          this.map(base[index], body2, childPointer(rel, index), there, new Set(named));
         });
       }
       origin(pointer) {
@@ -13579,7 +13579,7 @@ function loadEnvironments(files, options) {
       entry !== void 0 ? `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})` : "this file names no environment, and the files beside it serve environments: make it an overlay (overlay: NAME) or a shared file (environments: all), or keep another project's files in a folder of their own"
     );
   }
-  const list7 = entries.map((entry) => {
+  const list8 = entries.map((entry) => {
     const own = new Diagnostics();
     const serving = (role) => servedBy(role, names ?? []).includes(entry.name);
     const shared = roles.filter((r) => r.role === "shared" && serving(r)).map((r) => r.file);
@@ -13622,13 +13622,13 @@ function loadEnvironments(files, options) {
   });
   const fileProblems = diags.sorted();
   const all = new Diagnostics();
-  for (const d of [...fileProblems, ...nameEnvironments(list7)])
+  for (const d of [...fileProblems, ...nameEnvironments(list8)])
     all.add(d.severity, d.file, d.line, d.column, d.message);
-  const note = mergedNote([standalone.secretsNote, ...list7.map((e) => e.config.secretsNote)]);
+  const note = mergedNote([standalone.secretsNote, ...list8.map((e) => e.config.secretsNote)]);
   const missing = [
     .../* @__PURE__ */ new Set([
       ...standalone.missingSecretVariables,
-      ...list7.flatMap((e) => e.config.missingSecretVariables)
+      ...list8.flatMap((e) => e.config.missingSecretVariables)
     ])
   ].sort();
   return {
@@ -13644,15 +13644,15 @@ function loadEnvironments(files, options) {
     ),
     environments: {
       declaredIn: declaration?.file.path ?? "",
-      list: list7,
+      list: list8,
       diagnostics: withNote(fileProblems, standalone.secretsNote)
     }
   };
 }
-function nameEnvironments(list7) {
+function nameEnvironments(list8) {
   const key2 = (d) => `${d.file}\0${d.line}\0${d.column}\0${d.severity}\0${d.message}`;
   const who = /* @__PURE__ */ new Map();
-  for (const env of list7) {
+  for (const env of list8) {
     for (const d of env.config.diagnostics) {
       if (d === env.config.secretsNote) continue;
       const seen = who.get(key2(d)) ?? { d, names: [] };
@@ -13660,11 +13660,11 @@ function nameEnvironments(list7) {
       who.set(key2(d), seen);
     }
   }
-  const named = (d, names) => names.length === list7.length ? d : {
+  const named = (d, names) => names.length === list8.length ? d : {
     ...d,
     message: `${d.message} (${names.length === 1 ? "environment" : "environments"} ${names.join(", ")})`
   };
-  for (const env of list7) {
+  for (const env of list8) {
     env.config.diagnostics = env.config.diagnostics.map(
       (d) => d === env.config.secretsNote ? d : named(d, who.get(key2(d))?.names ?? [env.name])
     );
@@ -13687,8 +13687,8 @@ function countItems(files, keys) {
     const data = file.data;
     if (data === null || typeof data !== "object") continue;
     for (const key2 of keys) {
-      const list7 = data[key2];
-      if (Array.isArray(list7)) n += list7.length;
+      const list8 = data[key2];
+      if (Array.isArray(list8)) n += list8.length;
     }
   }
   return n;
@@ -14167,7 +14167,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj7, key2, val) {
+    function applyReviver(reviver, obj9, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -14207,7 +14207,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj7, key2, val);
+      return reviver.call(obj9, key2, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -14654,13 +14654,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str8) => str8.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str9) => str9.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str8, indent, comment) => str8.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str8.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str9, indent, comment) => str9.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str9.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -14674,14 +14674,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text2;
+        return text3;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
+      if (text3.length <= endStep)
+        return text3;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -14698,14 +14698,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text3, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text2[i += 1]; ) {
+      for (let ch; ch = text3[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text2[i + 1]) {
+          switch (text3[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -14722,12 +14722,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
+            i = consumeMoreIndentedLines(text3, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
+            const next = text3[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -14739,12 +14739,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text2[i += 1];
+                ch = text3[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text2;
+                return text3;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -14759,39 +14759,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text2;
+        return text3;
       if (onFold)
         onFold();
-      let res = text2.slice(0, folds[0]);
+      let res = text3.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
+        const end2 = folds[i2 + 1] || text3.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent}${text3.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+            res += `${text3[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text3.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text3, i, indent) {
       let end = i;
       let start2 = i + 1;
-      let ch = text2[start2];
+      let ch = text3[start2];
       while (ch === " " || ch === "	") {
         if (i < start2 + indent) {
-          ch = text2[++i];
+          ch = text3[++i];
         } else {
           do {
-            ch = text2[++i];
+            ch = text3[++i];
           } while (ch && ch !== "\n");
           end = i;
           start2 = i + 1;
-          ch = text2[start2];
+          ch = text3[start2];
         }
       }
       return end;
@@ -14814,16 +14814,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str8) => /^(%|---|\.\.\.)/m.test(str8);
-    function lineLengthOverLimit(str8, lineWidth, indentLength) {
+    var containsDocumentMarker = (str9) => /^(%|---|\.\.\.)/m.test(str9);
+    function lineLengthOverLimit(str9, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str8.length;
+      const strLen = str9.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str8[i] === "\n") {
+        if (str9[i] === "\n") {
           if (i - start2 > limit)
             return true;
           start2 = i + 1;
@@ -14840,11 +14840,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str8 = "";
+      let str9 = "";
       let start2 = 0;
       for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
         if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
-          str8 += json2.slice(start2, i) + "\\ ";
+          str9 += json2.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
@@ -14853,38 +14853,38 @@ var require_stringifyString = __commonJS({
           switch (json2[i + 1]) {
             case "u":
               {
-                str8 += json2.slice(start2, i);
+                str9 += json2.slice(start2, i);
                 const code2 = json2.substr(i + 2, 4);
                 switch (code2) {
                   case "0000":
-                    str8 += "\\0";
+                    str9 += "\\0";
                     break;
                   case "0007":
-                    str8 += "\\a";
+                    str9 += "\\a";
                     break;
                   case "000b":
-                    str8 += "\\v";
+                    str9 += "\\v";
                     break;
                   case "001b":
-                    str8 += "\\e";
+                    str9 += "\\e";
                     break;
                   case "0085":
-                    str8 += "\\N";
+                    str9 += "\\N";
                     break;
                   case "00a0":
-                    str8 += "\\_";
+                    str9 += "\\_";
                     break;
                   case "2028":
-                    str8 += "\\L";
+                    str9 += "\\L";
                     break;
                   case "2029":
-                    str8 += "\\P";
+                    str9 += "\\P";
                     break;
                   default:
                     if (code2.substr(0, 2) === "00")
-                      str8 += "\\x" + code2.substr(2);
+                      str9 += "\\x" + code2.substr(2);
                     else
-                      str8 += json2.substr(i, 6);
+                      str9 += json2.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
@@ -14894,14 +14894,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str8 += json2.slice(start2, i) + "\n\n";
+                str9 += json2.slice(start2, i) + "\n\n";
                 while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
-                  str8 += "\n";
+                  str9 += "\n";
                   i += 2;
                 }
-                str8 += indent;
+                str9 += indent;
                 if (json2[i + 2] === " ")
-                  str8 += "\\";
+                  str9 += "\\";
                 i += 1;
                 start2 = i + 1;
               }
@@ -14910,8 +14910,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str8 = start2 ? str8 + json2.slice(start2) : json2;
-      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str9 = start2 ? str9 + json2.slice(start2) : json2;
+      return implicitKey ? str9 : foldFlowLines.foldFlowLines(str9, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -15010,10 +15010,10 @@ ${indent}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body2 = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header}
-${indent}${body}`;
+${indent}${body2}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
       return `|${header}
@@ -15039,15 +15039,15 @@ ${indent}${start2}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str8 = value.replace(/\n+/g, `$&
+      const str9 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str8);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str9);
         const { compat, tags: tags2 } = ctx.doc.schema;
         if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str9 : foldFlowLines.foldFlowLines(str9, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -15143,10 +15143,10 @@ var require_stringify = __commonJS({
           return match.find((t) => t.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
-      let obj7;
+      let obj9;
       if (identity3.isScalar(item)) {
-        obj7 = item.value;
-        let match = tags2.filter((t) => t.identify?.(obj7));
+        obj9 = item.value;
+        let match = tags2.filter((t) => t.identify?.(obj9));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -15154,11 +15154,11 @@ var require_stringify = __commonJS({
         }
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
-        obj7 = item;
-        tagObj = tags2.find((t) => t.nodeClass && obj7 instanceof t.nodeClass);
+        obj9 = item;
+        tagObj = tags2.find((t) => t.nodeClass && obj9 instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj7?.constructor?.name ?? (obj7 === null ? "null" : typeof obj7);
+        const name = obj9?.constructor?.name ?? (obj9 === null ? "null" : typeof obj9);
         throw new Error(`Tag not resolved for ${name} value`);
       }
       return tagObj;
@@ -15199,11 +15199,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node3, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str8 = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity3.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
+      const str9 = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity3.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str8;
-      return identity3.isScalar(node3) || str8[0] === "{" || str8[0] === "[" ? `${props} ${str8}` : `${props}
-${ctx.indent}${str8}`;
+        return str9;
+      return identity3.isScalar(node3) || str9[0] === "{" || str9[0] === "[" ? `${props} ${str9}` : `${props}
+${ctx.indent}${str9}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify5;
@@ -15238,8 +15238,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str8 = stringify5.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str8.length > 1024) {
+      let str9 = stringify5.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str9.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -15248,27 +15248,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str8 === "" ? "?" : explicitKey ? `? ${str8}` : str8;
+          return str9 === "" ? "?" : explicitKey ? `? ${str9}` : str9;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str8 = `? ${str8}`;
+        str9 = `? ${str9}`;
         if (keyComment && !keyCommentDone) {
-          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
+          str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str8;
+        return str9;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
-        str8 = `? ${str8}
+          str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(keyComment));
+        str9 = `? ${str9}
 ${indent}:`;
       } else {
-        str8 = `${str8}:`;
+        str9 = `${str9}:`;
         if (keyComment)
-          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
+          str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity3.isNode(value)) {
@@ -15284,7 +15284,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity3.isScalar(value))
-        ctx.indentAtStart = str8.length + 1;
+        ctx.indentAtStart = str9.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity3.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -15328,16 +15328,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str8 += ws + valueStr;
+      str9 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(valueComment));
+        str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str8;
+      return str9;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -15564,31 +15564,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str9 = stringify5.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str10 = stringify5.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str9 += stringifyComment.lineComment(str9, itemIndent, commentString(comment2));
+          str10 += stringifyComment.lineComment(str10, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str9);
+        lines.push(blockItemPrefix + str10);
       }
-      let str8;
+      let str9;
       if (lines.length === 0) {
-        str8 = flowChars.start + flowChars.end;
+        str9 = flowChars.start + flowChars.end;
       } else {
-        str8 = lines[0];
+        str9 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str8 += line ? `
+          str9 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str8 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str9 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str8;
+      return str9;
     }
     function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -15631,21 +15631,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str8 = stringify5.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str8.includes("\n"));
+        let str9 = stringify5.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str9.includes("\n"));
         if (i < items2.length - 1) {
-          str8 += ",";
+          str9 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str8.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str9.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str8 += ",";
+            str9 += ",";
           }
         }
         if (comment)
-          str8 += stringifyComment.lineComment(str8, itemIndent, commentString(comment));
-        lines.push(str8);
+          str9 += stringifyComment.lineComment(str9, itemIndent, commentString(comment));
+        lines.push(str9);
         linesAtValue = lines.length;
       }
       const { start: start2, end } = flowChars;
@@ -15657,11 +15657,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str8 = start2;
+          let str9 = start2;
           for (const line of lines)
-            str8 += line ? `
+            str9 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str8}
+          return `${str9}
 ${indent}${end}`;
         } else {
           return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -15714,23 +15714,23 @@ var require_YAMLMap = __commonJS({
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj7, ctx) {
+      static from(schema, obj9, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
         const add = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj7, key2, value);
+            value = replacer.call(obj9, key2, value);
           else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
             map.items.push(Pair.createPair(key2, value, ctx));
         };
-        if (obj7 instanceof Map) {
-          for (const [key2, value] of obj7)
+        if (obj9 instanceof Map) {
+          for (const [key2, value] of obj9)
             add(key2, value);
-        } else if (obj7 && typeof obj7 === "object") {
-          for (const key2 of Object.keys(obj7))
-            add(key2, obj7[key2]);
+        } else if (obj9 && typeof obj9 === "object") {
+          for (const key2 of Object.keys(obj9))
+            add(key2, obj9[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -15840,7 +15840,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema, obj7, ctx) => YAMLMap.YAMLMap.from(schema, obj7, ctx)
+      createNode: (schema, obj9, ctx) => YAMLMap.YAMLMap.from(schema, obj9, ctx)
     };
     exports.map = map;
   }
@@ -15936,15 +15936,15 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj7, ctx) {
+      static from(schema, obj9, ctx) {
         const { replacer } = ctx;
         const seq = new this(schema);
-        if (obj7 && Symbol.iterator in Object(obj7)) {
+        if (obj9 && Symbol.iterator in Object(obj9)) {
           let i = 0;
-          for (let it of obj7) {
+          for (let it of obj9) {
             if (typeof replacer === "function") {
-              const key2 = obj7 instanceof Set ? it : String(i++);
-              it = replacer.call(obj7, key2, it);
+              const key2 = obj9 instanceof Set ? it : String(i++);
+              it = replacer.call(obj9, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -15978,7 +15978,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj7, ctx) => YAMLSeq.YAMLSeq.from(schema, obj7, ctx)
+      createNode: (schema, obj9, ctx) => YAMLSeq.YAMLSeq.from(schema, obj9, ctx)
     };
     exports.seq = seq;
   }
@@ -15993,7 +15993,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str8) => str8,
+      resolve: (str9) => str9,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -16031,7 +16031,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str8) => new Scalar3.Scalar(str8[0] === "t" || str8[0] === "T"),
+      resolve: (str9) => new Scalar3.Scalar(str9[0] === "t" || str9[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -16083,7 +16083,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str9) => str9.slice(-3).toLowerCase() === "nan" ? NaN : str9[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -16092,7 +16092,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str8) => parseFloat(str8),
+      resolve: (str9) => parseFloat(str9),
       stringify(node3) {
         const num = Number(node3.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
@@ -16103,11 +16103,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str8) {
-        const node3 = new Scalar3.Scalar(parseFloat(str8));
-        const dot = str8.indexOf(".");
-        if (dot !== -1 && str8[str8.length - 1] === "0")
-          node3.minFractionDigits = str8.length - dot - 1;
+      resolve(str9) {
+        const node3 = new Scalar3.Scalar(parseFloat(str9));
+        const dot = str9.indexOf(".");
+        if (dot !== -1 && str9[str9.length - 1] === "0")
+          node3.minFractionDigits = str9.length - dot - 1;
         return node3;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -16124,7 +16124,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str8, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8.substring(offset), radix);
+    var intResolve = (str9, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str9) : parseInt(str9.substring(offset), radix);
     function intStringify(node3, radix, prefix) {
       const { value } = node3;
       if (intIdentify(value) && value >= 0)
@@ -16137,15 +16137,15 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 8, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 8, opt),
       stringify: (node3) => intStringify(node3, 8, "0o")
     };
-    var int7 = {
+    var int9 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -16154,10 +16154,10 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 16, opt),
       stringify: (node3) => intStringify(node3, 16, "0x")
     };
-    exports.int = int7;
+    exports.int = int9;
     exports.intHex = intHex;
     exports.intOct = intOct;
   }
@@ -16171,18 +16171,18 @@ var require_schema2 = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool6 = require_bool();
+    var bool7 = require_bool();
     var float = require_float();
-    var int7 = require_int();
+    var int9 = require_int();
     var schema = [
       map.map,
       seq.seq,
       string.string,
       _null.nullTag,
-      bool6.boolTag,
-      int7.intOct,
-      int7.int,
-      int7.intHex,
+      bool7.boolTag,
+      int9.intOct,
+      int9.int,
+      int9.intHex,
       float.floatNaN,
       float.floatExp,
       float.float
@@ -16207,7 +16207,7 @@ var require_schema3 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str8) => str8,
+        resolve: (str9) => str9,
         stringify: stringifyJSON
       },
       {
@@ -16224,7 +16224,7 @@ var require_schema3 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str8) => str8 === "true",
+        resolve: (str9) => str9 === "true",
         stringify: stringifyJSON
       },
       {
@@ -16232,7 +16232,7 @@ var require_schema3 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str8, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8, 10),
+        resolve: (str9, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str9) : parseInt(str9, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -16240,7 +16240,7 @@ var require_schema3 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str8) => parseFloat(str8),
+        resolve: (str9) => parseFloat(str9),
         stringify: stringifyJSON
       }
     ];
@@ -16248,9 +16248,9 @@ var require_schema3 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str8, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str8)}`);
-        return str8;
+      resolve(str9, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str9)}`);
+        return str9;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -16282,10 +16282,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str8 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str8.length);
-          for (let i = 0; i < str8.length; ++i)
-            buffer[i] = str8.charCodeAt(i);
+          const str9 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str9.length);
+          for (let i = 0; i < str9.length; ++i)
+            buffer[i] = str9.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -16296,28 +16296,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str8;
+        let str9;
         if (typeof node_buffer.Buffer === "function") {
-          str8 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str9 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str8 = btoa(s);
+          str9 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar3.Scalar.BLOCK_LITERAL);
         if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str8.length / lineWidth);
+          const n = Math.ceil(str9.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str8.substr(o, lineWidth);
+            lines[i] = str9.substr(o, lineWidth);
           }
-          str8 = lines.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str9 = lines.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str8 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str9 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -16523,7 +16523,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str9) => str9.slice(-3).toLowerCase() === "nan" ? NaN : str9[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -16532,7 +16532,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str8) => parseFloat(str8.replace(/_/g, "")),
+      resolve: (str9) => parseFloat(str9.replace(/_/g, "")),
       stringify(node3) {
         const num = Number(node3.value);
         return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node3);
@@ -16543,11 +16543,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str8) {
-        const node3 = new Scalar3.Scalar(parseFloat(str8.replace(/_/g, "")));
-        const dot = str8.indexOf(".");
+      resolve(str9) {
+        const node3 = new Scalar3.Scalar(parseFloat(str9.replace(/_/g, "")));
+        const dot = str9.indexOf(".");
         if (dot !== -1) {
-          const f = str8.substring(dot + 1).replace(/_/g, "");
+          const f = str9.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node3.minFractionDigits = f.length;
         }
@@ -16567,34 +16567,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str8, offset, radix, { intAsBigInt }) {
-      const sign = str8[0];
+    function intResolve(str9, offset, radix, { intAsBigInt }) {
+      const sign = str9[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str8 = str8.substring(offset).replace(/_/g, "");
+      str9 = str9.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str8 = `0b${str8}`;
+            str9 = `0b${str9}`;
             break;
           case 8:
-            str8 = `0o${str8}`;
+            str9 = `0o${str9}`;
             break;
           case 16:
-            str8 = `0x${str8}`;
+            str9 = `0x${str9}`;
             break;
         }
-        const n2 = BigInt(str8);
+        const n2 = BigInt(str9);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str8, radix);
+      const n = parseInt(str9, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node3, radix, prefix) {
       const { value } = node3;
       if (intIdentify(value)) {
-        const str8 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str8.substr(1) : prefix + str8;
+        const str9 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str9.substr(1) : prefix + str9;
       }
       return stringifyNumber.stringifyNumber(node3);
     }
@@ -16604,7 +16604,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 2, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 2, opt),
       stringify: (node3) => intStringify(node3, 2, "0b")
     };
     var intOct = {
@@ -16613,15 +16613,15 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 1, 8, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 1, 8, opt),
       stringify: (node3) => intStringify(node3, 8, "0")
     };
-    var int7 = {
+    var int9 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -16630,10 +16630,10 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 16, opt),
       stringify: (node3) => intStringify(node3, 16, "0x")
     };
-    exports.int = int7;
+    exports.int = int9;
     exports.intBin = intBin;
     exports.intHex = intHex;
     exports.intOct = intOct;
@@ -16734,9 +16734,9 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str8, asBigInt) {
-      const sign = str8[0];
-      const parts = sign === "-" || sign === "+" ? str8.substring(1) : str8;
+    function parseSexagesimal(str9, asBigInt) {
+      const sign = str9[0];
+      const parts = sign === "-" || sign === "+" ? str9.substring(1) : str9;
       const num = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
@@ -16773,7 +16773,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str8, _onError, { intAsBigInt }) => parseSexagesimal(str8, intAsBigInt),
+      resolve: (str9, _onError, { intAsBigInt }) => parseSexagesimal(str9, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -16782,7 +16782,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str8) => parseSexagesimal(str8, false),
+      resolve: (str9) => parseSexagesimal(str9, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -16793,8 +16793,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str8) {
-        const match = str8.match(timestamp.test);
+      resolve(str9) {
+        const match = str9.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -16826,9 +16826,9 @@ var require_schema4 = __commonJS({
     var seq = require_seq();
     var string = require_string();
     var binary = require_binary();
-    var bool6 = require_bool2();
+    var bool7 = require_bool2();
     var float = require_float2();
-    var int7 = require_int2();
+    var int9 = require_int2();
     var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
@@ -16839,12 +16839,12 @@ var require_schema4 = __commonJS({
       seq.seq,
       string.string,
       _null.nullTag,
-      bool6.trueTag,
-      bool6.falseTag,
-      int7.intBin,
-      int7.intOct,
-      int7.int,
-      int7.intHex,
+      bool7.trueTag,
+      bool7.falseTag,
+      int9.intBin,
+      int9.intOct,
+      int9.int,
+      int9.intHex,
       float.floatNaN,
       float.floatExp,
       float.float,
@@ -16869,9 +16869,9 @@ var require_tags = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool6 = require_bool();
+    var bool7 = require_bool();
     var float = require_float();
-    var int7 = require_int();
+    var int9 = require_int();
     var schema = require_schema2();
     var schema$1 = require_schema3();
     var binary = require_binary();
@@ -16890,14 +16890,14 @@ var require_tags = __commonJS({
     ]);
     var tagsByName = {
       binary: binary.binary,
-      bool: bool6.boolTag,
+      bool: bool7.boolTag,
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
       floatTime: timestamp.floatTime,
-      int: int7.int,
-      intHex: int7.intHex,
-      intOct: int7.intOct,
+      int: int9.int,
+      intHex: int9.intHex,
+      intOct: int9.intOct,
       intTime: timestamp.intTime,
       map: map.map,
       merge: merge2.merge,
@@ -17029,13 +17029,13 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify5.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body2 = stringify5.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+          body2 += stringifyComment.lineComment(body2, "", commentString(contentComment));
+        if ((body2[0] === "|" || body2[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body2}`;
         } else
-          lines.push(body);
+          lines.push(body2);
       } else {
         lines.push(stringify5.stringify(doc.contents, ctx));
       }
@@ -19028,13 +19028,13 @@ var require_cst_scalar = __commonJS({
         case ">": {
           const he = source.indexOf("\n");
           const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
+          const body2 = source.substring(he + 1) + "\n";
           const props = [
             { type: "block-scalar-header", offset, indent, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
             props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
+          return { type: "block-scalar", offset, indent, props, source: body2 };
         }
         case '"':
           return { type: "double-quoted-scalar", offset, indent, source, end };
@@ -19091,13 +19091,13 @@ var require_cst_scalar = __commonJS({
     function setBlockScalarValue(token, source) {
       const he = source.indexOf("\n");
       const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
+      const body2 = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
         const header = token.props[0];
         if (header.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
         header.source = head;
-        token.source = body;
+        token.source = body2;
       } else {
         const { offset } = token;
         const indent = "indent" in token ? token.indent : -1;
@@ -19109,7 +19109,7 @@ var require_cst_scalar = __commonJS({
         for (const key2 of Object.keys(token))
           if (key2 !== "type" && key2 !== "offset")
             delete token[key2];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+        Object.assign(token, { type: "block-scalar", indent, props, source: body2 });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -20021,15 +20021,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list7, type) {
-      for (let i = 0; i < list7.length; ++i)
-        if (list7[i].type === type)
+    function includesToken(list8, type) {
+      for (let i = 0; i < list8.length; ++i)
+        if (list8[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list7) {
-      for (let i = 0; i < list7.length; ++i) {
-        switch (list7[i].type) {
+    function findNonEmptyIndex(list8) {
+      for (let i = 0; i < list8.length; ++i) {
+        switch (list8[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -21098,18 +21098,18 @@ var init_parse_types = __esm({
 });
 
 // src/config/yaml-core.ts
-function resolvePlain(text2) {
-  if (!MAY_BE_SPECIAL.test(text2)) return PLAIN_STRING;
-  if (NULL.test(text2)) return null;
-  if (BOOL.test(text2)) return text2[0] === "t" || text2[0] === "T";
-  if (INT_OCT.test(text2)) return Number.parseInt(text2.substring(2), 8);
-  if (INT.test(text2)) return Number.parseInt(text2, 10);
-  if (INT_HEX.test(text2)) return Number.parseInt(text2.substring(2), 16);
-  if (FLOAT_NAN.test(text2)) {
-    if (text2.slice(-3).toLowerCase() === "nan") return Number.NaN;
-    return text2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+function resolvePlain(text3) {
+  if (!MAY_BE_SPECIAL.test(text3)) return PLAIN_STRING;
+  if (NULL.test(text3)) return null;
+  if (BOOL.test(text3)) return text3[0] === "t" || text3[0] === "T";
+  if (INT_OCT.test(text3)) return Number.parseInt(text3.substring(2), 8);
+  if (INT.test(text3)) return Number.parseInt(text3, 10);
+  if (INT_HEX.test(text3)) return Number.parseInt(text3.substring(2), 16);
+  if (FLOAT_NAN.test(text3)) {
+    if (text3.slice(-3).toLowerCase() === "nan") return Number.NaN;
+    return text3[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   }
-  if (FLOAT_EXP.test(text2) || FLOAT.test(text2)) return Number.parseFloat(text2);
+  if (FLOAT_EXP.test(text3) || FLOAT.test(text3)) return Number.parseFloat(text3);
   return PLAIN_STRING;
 }
 var PLAIN_STRING, NULL, BOOL, INT_OCT, INT, INT_HEX, FLOAT_NAN, FLOAT_EXP, FLOAT, MAY_BE_SPECIAL;
@@ -21130,11 +21130,11 @@ var init_yaml_core = __esm({
 });
 
 // src/config/parse-fast.ts
-function convertTokens(tokens, text2) {
-  if (UNSURE_TEXT.test(text2)) return void 0;
+function convertTokens(tokens, text3) {
+  if (UNSURE_TEXT.test(text3)) return void 0;
   const places = new Places();
   try {
-    const data = new Walk(text2, places).stream(tokens);
+    const data = new Walk(text3, places).stream(tokens);
     return { data, place: (pointer) => places.place(data, pointer) };
   } catch {
     return void 0;
@@ -21169,8 +21169,8 @@ var init_parse_fast = __esm({
       throw new Unsure();
     };
     Walk = class {
-      constructor(text2, places) {
-        this.text = text2;
+      constructor(text3, places) {
+        this.text = text3;
         this.places = places;
       }
       text;
@@ -21265,7 +21265,7 @@ var init_parse_fast = __esm({
         return object;
       }
       blockSeq(seq, depth) {
-        const list7 = [];
+        const list8 = [];
         const at2 = [];
         for (const { start: start2, value } of seq.items) {
           let found3 = false;
@@ -21277,11 +21277,11 @@ var init_parse_fast = __esm({
             if (value !== void 0) unsure();
             continue;
           }
-          list7.push(this.entry(value, depth));
+          list8.push(this.entry(value, depth));
           at2.push(this.valueAt(value, start2));
         }
-        this.places.record(list7, { at: at2 });
-        return list7;
+        this.places.record(list8, { at: at2 });
+        return list8;
       }
       flow(collection, depth) {
         const isMap7 = collection.start.source === "{";
@@ -21291,7 +21291,7 @@ var init_parse_fast = __esm({
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
-        const list7 = [];
+        const list8 = [];
         const keys = [];
         const at2 = [];
         const last = collection.items.length - 1;
@@ -21309,7 +21309,7 @@ var init_parse_fast = __esm({
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap7) {
             if (key2 !== void 0 || sep6 !== void 0 || value === void 0) unsure();
-            list7.push(this.node(value, depth + 1));
+            list8.push(this.node(value, depth + 1));
             at2.push(value.offset);
             continue;
           }
@@ -21322,8 +21322,8 @@ var init_parse_fast = __esm({
           at2.push(key2.offset, this.valueAt(value, sep6));
         }
         if (isMap7) this.places.record(object, { keys, at: at2 });
-        else this.places.record(list7, { at: at2 });
-        return isMap7 ? object : list7;
+        else this.places.record(list8, { at: at2 });
+        return isMap7 ? object : list8;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -21377,16 +21377,22 @@ function composeDocument(tokens, length) {
   }
   return doc;
 }
-function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
+function composeFile(path, text3, tokens, position2, diags, listKeys = []) {
   const crowded = crowdedMapping(tokens);
   if (crowded !== void 0) {
     const at2 = position2(crowded);
     diags.error(path, at2.line, at2.column, `a mapping with more than ${MAX_MAP_ENTRIES} keys is not read`);
     return void 0;
   }
+  const deep = tooDeep(tokens);
+  if (deep !== void 0) {
+    const at2 = position2(deep);
+    diags.error(path, at2.line, at2.column, `nesting deeper than ${MAX_DEPTH} levels`);
+    return void 0;
+  }
   let doc;
   try {
-    doc = composeDocument(tokens, text2.length);
+    doc = composeDocument(tokens, text3.length);
   } catch (error2) {
     const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
     diags.error(path, 1, 1, message);
@@ -21394,7 +21400,7 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
   }
   const report2 = (e, severity) => {
     const at2 = position2(e.pos[0]);
-    diags.add(severity, path, at2.line, at2.column, yamlMessage(e, text2));
+    diags.add(severity, path, at2.line, at2.column, yamlMessage(e, text3));
   };
   for (const e of doc.errors) report2(e, "error");
   for (const e of doc.warnings) report2(e, "warning");
@@ -21408,8 +21414,8 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
   let aliases = 0;
   let nodes = 0;
   let chars = 0;
-  const count2 = (node3, text3, via) => {
-    chars += text3.length;
+  const count2 = (node3, text4, via) => {
+    chars += text4.length;
     if (chars > MAX_EXPANDED_CHARS) {
       throw new Refusal(offsetOf(via ?? node3), "document expands to too much text (an alias bomb?)");
     }
@@ -21435,9 +21441,9 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       return node3.value;
     }
     if ((0, import_yaml2.isSeq)(node3)) {
-      const list7 = [];
-      for (const item of node3.items) list7.push(convert(item, depth + 1, via));
-      return list7;
+      const list8 = [];
+      for (const item of node3.items) list8.push(convert(item, depth + 1, via));
+      return list8;
     }
     if ((0, import_yaml2.isMap)(node3)) {
       const object = {};
@@ -21487,6 +21493,26 @@ function crowdedMapping(tokens) {
   }
   return first;
 }
+function tooDeep(tokens) {
+  let first;
+  const stack = tokens.map((t) => [t, 0]);
+  while (stack.length > 0) {
+    const [token, depth] = stack.pop();
+    if (token === void 0 || token === null) continue;
+    if (token.type === "document") {
+      stack.push([token.value, 0]);
+      continue;
+    }
+    if (depth > MAX_DEPTH) {
+      if (first === void 0 || token.offset < first) first = token.offset;
+      continue;
+    }
+    if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      for (const item of token.items) stack.push([item.value, depth + 1]);
+    }
+  }
+  return first;
+}
 function aliasTargets(doc) {
   let map;
   return () => {
@@ -21529,9 +21555,9 @@ function locate(root, targets2, at2) {
   }
   return place2;
 }
-function yamlMessage(e, text2) {
+function yamlMessage(e, text3) {
   if (e.code === "DUPLICATE_KEY") {
-    const key2 = /^[^\n:#]*/.exec(text2.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
+    const key2 = /^[^\n:#]*/.exec(text3.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
     return key2 ? `duplicate key "${excerpt(key2.replace(/^["']|["']$/g, ""), 60)}"` : "duplicate key";
   }
   if (e.code === "MULTIPLE_DOCS")
@@ -21561,7 +21587,7 @@ var init_parse_slow = __esm({
 });
 
 // src/config/parse.ts
-function tokenize(text2) {
+function tokenize(text3) {
   const lines = new import_yaml3.LineCounter();
   const position2 = (offset) => {
     const { line, col } = lines.linePos(offset);
@@ -21571,7 +21597,7 @@ function tokenize(text2) {
   lines.addNewLine(0);
   const tokens = [];
   let count2 = 0;
-  for (const lexeme of new import_yaml3.Lexer().lex(text2)) {
+  for (const lexeme of new import_yaml3.Lexer().lex(text3)) {
     count2 += 1;
     if (count2 > MAX_TOKENS) return { stoppedAt: parser.offset, position: position2 };
     for (const token of parser.next(lexeme)) tokens.push(token);
@@ -21579,13 +21605,13 @@ function tokenize(text2) {
   for (const token of parser.end()) tokens.push(token);
   return { tokens, position: position2 };
 }
-function parseYaml(path, text2, diags, listKeys = []) {
-  return parseBy("either", path, text2, diags, listKeys);
+function parseYaml(path, text3, diags, listKeys = []) {
+  return parseBy("either", path, text3, diags, listKeys);
 }
-function parseBy(route2, path, text2, diags, listKeys = []) {
+function parseBy(route2, path, text3, diags, listKeys = []) {
   let parsed;
   try {
-    parsed = tokenize(text2);
+    parsed = tokenize(text3);
   } catch (error2) {
     if (route2 === "direct") return void 0;
     const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
@@ -21600,11 +21626,11 @@ function parseBy(route2, path, text2, diags, listKeys = []) {
   }
   const { tokens, position: position2 } = parsed;
   if (route2 !== "composed") {
-    const direct = convertTokens(tokens, text2);
+    const direct = convertTokens(tokens, text3);
     if (direct !== void 0) return { path, data: direct.data, position: position2, place: direct.place };
     if (route2 === "direct") return void 0;
   }
-  return composeFile(path, text2, tokens, position2, diags, listKeys);
+  return composeFile(path, text3, tokens, position2, diags, listKeys);
 }
 var import_yaml3, TOO_MANY_TOKENS;
 var init_parse = __esm({
@@ -21712,8 +21738,8 @@ async function readSources(paths, cwd, diags) {
     const read2 = await readBounded(file.open, limit, file.identity);
     if (read2.ok) {
       total += read2.bytes.length;
-      const text2 = decode2(read2.bytes, file.shown, diags);
-      if (text2 !== void 0) files.push({ path: file.shown, text: text2 });
+      const text3 = decode2(read2.bytes, file.shown, diags);
+      if (text3 !== void 0) files.push({ path: file.shown, text: text3 });
     } else if (read2.reason !== "too-large") {
       const why = read2.reason === "changed" ? "it changed while being read" : "not accessible";
       diags.error(file.shown, 0, 0, `cannot read file: ${why}`);
@@ -21951,15 +21977,15 @@ function objectKey(ref) {
 }
 function fingerprintKeys(actions) {
   const ids = /* @__PURE__ */ new Map();
-  for (const action of actions) {
-    const key2 = objectKey(action.object);
+  for (const action2 of actions) {
+    const key2 = objectKey(action2.object);
     const seen = ids.get(key2) ?? /* @__PURE__ */ new Set();
-    seen.add(String(action.object.id ?? ""));
+    seen.add(String(action2.object.id ?? ""));
     ids.set(key2, seen);
   }
-  return actions.map((action) => {
-    const key2 = objectKey(action.object);
-    return (ids.get(key2)?.size ?? 0) > 1 ? `${key2}#${action.object.id ?? ""}` : key2;
+  return actions.map((action2) => {
+    const key2 = objectKey(action2.object);
+    return (ids.get(key2)?.size ?? 0) > 1 ? `${key2}#${action2.object.id ?? ""}` : key2;
   });
 }
 function liveTotal(kind2) {
@@ -21979,11 +22005,11 @@ var init_types = __esm({
 // src/render/group.ts
 function objectGroups(actions) {
   const byKey = /* @__PURE__ */ new Map();
-  for (const action of actions) {
-    const key2 = objectKey(action.object);
+  for (const action2 of actions) {
+    const key2 = objectKey(action2.object);
     const group = byKey.get(key2);
-    if (group === void 0) byKey.set(key2, { object: action.object, actions: [action] });
-    else group.actions.push(action);
+    if (group === void 0) byKey.set(key2, { object: action2.object, actions: [action2] });
+    else group.actions.push(action2);
   }
   return [...byKey.values()];
 }
@@ -22168,27 +22194,27 @@ var init_secrets = __esm({
 
 // src/time.ts
 function parseCliTime(raw, flag2, now) {
-  const text2 = raw.trim();
-  if (text2.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
-  const relative7 = RELATIVE.exec(text2);
+  const text3 = raw.trim();
+  if (text3.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
+  const relative7 = RELATIVE.exec(text3);
   if (relative7) {
     const ms2 = now.getTime() - Number(relative7[1]) * (UNIT_MS[(relative7[2] ?? "").toLowerCase()] ?? 0);
     return { kind: "instant", ms: ms2, text: new Date(ms2).toISOString() };
   }
-  const date = DATE.exec(text2);
+  const date = DATE.exec(text3);
   if (date) {
     const ms2 = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
-    if (new Date(ms2).toISOString().slice(0, 10) !== text2) throw badTime(raw, flag2);
-    return { kind: "date", ms: ms2, text: text2 };
+    if (new Date(ms2).toISOString().slice(0, 10) !== text3) throw badTime(raw, flag2);
+    return { kind: "date", ms: ms2, text: text3 };
   }
-  const match = DATE_TIME.exec(text2);
+  const match = DATE_TIME.exec(text3);
   if (!match) throw badTime(raw, flag2);
   if (!match[1]) {
     throw new UserError(
-      `${flag2} ${raw} has no timezone: add Z or an offset, e.g. ${text2.replace(" ", "T")}Z or ${text2.replace(" ", "T")}+02:00`
+      `${flag2} ${raw} has no timezone: add Z or an offset, e.g. ${text3.replace(" ", "T")}Z or ${text3.replace(" ", "T")}+02:00`
     );
   }
-  const ms = Date.parse(text2.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+  const ms = Date.parse(text3.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
   if (Number.isNaN(ms)) throw badTime(raw, flag2);
   return { kind: "instant", ms, text: new Date(ms).toISOString() };
 }
@@ -22268,25 +22294,25 @@ function personText(uuid, people) {
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid);
 }
-function userText(action, people, vocab) {
-  const detail2 = vocab.verb(action.action).detail?.(action);
+function userText(action2, people, vocab) {
+  const detail2 = vocab.verb(action2.action).detail?.(action2);
   if (detail2 === void 0 || !("user" in detail2)) return void 0;
   const who = personText(detail2.user, people);
-  const text2 = { who, known: who !== flat(detail2.user) };
-  if (detail2.access !== void 0) text2.access = detail2.access;
-  return text2;
+  const text3 = { who, known: who !== flat(detail2.user) };
+  if (detail2.access !== void 0) text3.access = detail2.access;
+  return text3;
 }
-function actionDetail(action, people, vocab) {
-  const user = userText(action, people, vocab);
+function actionDetail(action2, people, vocab) {
+  const user = userText(action2, people, vocab);
   if (user !== void 0) return user.access === void 0 ? user.who : `${user.who} (${user.access})`;
-  const detail2 = vocab.verb(action.action).detail?.(action);
+  const detail2 = vocab.verb(action2.action).detail?.(action2);
   return detail2 !== void 0 && "text" in detail2 ? detail2.text : "";
 }
-function actionWord(action, vocab) {
-  return vocab.verb(action.action).word;
+function actionWord(action2, vocab) {
+  return vocab.verb(action2.action).word;
 }
-function actionSymbol(action, vocab) {
-  return vocab.verb(action.action).symbol;
+function actionSymbol(action2, vocab) {
+  return vocab.verb(action2.action).symbol;
 }
 function headSymbol(actions, vocab) {
   const symbols = new Set(actions.map((a) => actionSymbol(a, vocab)));
@@ -22295,17 +22321,17 @@ function headSymbol(actions, vocab) {
   const whole = actions.some((a) => vocab.verb(a.action).object === true);
   return (symbol === "+" || symbol === "-") && !whole ? "~" : symbol;
 }
-function actionLabel(action, people, vocab) {
-  const detail2 = actionDetail(action, people, vocab);
-  const word = actionWord(action, vocab);
+function actionLabel(action2, people, vocab) {
+  const detail2 = actionDetail(action2, people, vocab);
+  const word = actionWord(action2, vocab);
   return detail2 === "" ? word : `${word} ${detail2}`;
 }
 function objectInProject(ref, vocab, id) {
   const withId = id === void 0 ? ref : { ...ref, id };
   return `${objectLabel(withId, vocab)} in project ${ref.project}`;
 }
-function modifiedText(action, plan) {
-  const modified = action.modified;
+function modifiedText(action2, plan) {
+  const modified = action2.modified;
   if (modified === void 0 || modified.at === void 0 && modified.by === void 0) return "";
   const at2 = modified.at === void 0 ? "" : ` ${flat(humanTime(modified.at, plan.created_at))}`;
   const by = modified.by === void 0 ? "" : ` by ${personText(modified.by, plan.people)}`;
@@ -22382,9 +22408,9 @@ function flattenFields(value, prefix = "") {
   }
   return out;
 }
-function shownChanges(action) {
-  if (action.changes.length > 0) return action.changes;
-  if (action.action === "create" && action.after !== void 0) return flattenFields(action.after);
+function shownChanges(action2) {
+  if (action2.changes.length > 0) return action2.changes;
+  if (action2.action === "create" && action2.after !== void 0) return flattenFields(action2.after);
   return [];
 }
 function diffHunks(diff) {
@@ -22398,6 +22424,14 @@ function sourceText(source) {
 function objectLabel(ref, vocab) {
   const id = ref.id === void 0 ? "" : ` (id ${ref.id})`;
   return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
+}
+function createdFirstText(action2, vocab) {
+  const created = (action2.requires ?? []).filter((link) => link.id === void 0);
+  if (created.length === 0) return "";
+  const named = created.map(
+    (link) => `${vocab.words(link.kind).one} ${visible(JSON.stringify(link.name))} (created in this apply)`
+  );
+  return `needs ${named.join(", ")}`;
 }
 function undeclaredHeading(n) {
   return `${n} live ${n === 1 ? "object" : "objects"} no file declares (created in PostHog?)`;
@@ -22418,11 +22452,11 @@ var init_labels = __esm({
 });
 
 // src/render/github.ts
-function escapeData2(text2) {
-  return visible(text2.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A"));
+function escapeData2(text3) {
+  return visible(text3.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A"));
 }
-function escapeProperty2(text2) {
-  return escapeData2(text2).replaceAll(":", "%3A").replaceAll(",", "%2C");
+function escapeProperty2(text3) {
+  return escapeData2(text3).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 function annotation(level2, where2, message) {
   const props = [];
@@ -22518,6 +22552,275 @@ var init_kinds = __esm({
   }
 });
 
+// src/service/errors.ts
+function shortPath(path) {
+  const trimmed = path.replace(/^\/api\/(projects|environments)\/[^/]+\//, "").replace(/^\/api\//, "");
+  return trimmed.replace(/\/+$/, "") || path.replace(/^\/api\//, "").replace(/\/+$/, "") || path;
+}
+function describeStatus(status, body2) {
+  const detail2 = body2?.detail;
+  if (status === 401) {
+    return `401: the service refused the API key (check POSTHOG_API_KEY)${detail2 ? `: ${detail2}` : ""}`;
+  }
+  if (status === 403) {
+    const scope = detail2?.match(/scope '([^']+)'/)?.[1];
+    const hint2 = scope ? ` (give the key the '${scope}' scope)` : "";
+    return `403: ${detail2 ?? "permission denied"}${hint2}`;
+  }
+  const on = body2?.attr ? ` on ${body2.attr}` : "";
+  return `${status}${on}: ${detail2 ?? statusText(status)}`;
+}
+function statusText(status) {
+  const texts = {
+    400: "Bad Request",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout"
+  };
+  return texts[status] ?? "unexpected answer from the service";
+}
+function parseErrorBody(text3) {
+  if (!text3.trim()) return void 0;
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch {
+    return void 0;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
+  const record = value;
+  const str9 = (v) => typeof v === "string" ? v : void 0;
+  const detail2 = str9(record.detail) ?? str9(record.error) ?? str9(record.message);
+  const body2 = {};
+  const type = str9(record.type);
+  const code2 = str9(record.code);
+  if (type !== void 0) body2.type = type;
+  if (code2 !== void 0) body2.code = code2;
+  if (detail2 !== void 0) body2.detail = detail2;
+  body2.attr = str9(record.attr) ?? null;
+  const changeRequest = str9(record.change_request_id);
+  if (changeRequest !== void 0) body2.change_request_id = changeRequest;
+  return body2;
+}
+var CHECK_HOST, NOT_POSTHOG, ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
+var init_errors2 = __esm({
+  "src/service/errors.ts"() {
+    "use strict";
+    init_errors();
+    init_text();
+    CHECK_HOST = "check POSTHOG_HOST / --host (e.g. https://us.posthog.com or https://eu.posthog.com)";
+    NOT_POSTHOG = `does not answer like PostHog's API: ${CHECK_HOST}`;
+    ServiceError = class extends UserError {
+      name = "ServiceError";
+      method;
+      path;
+      status;
+      type;
+      /** The service's own error code (e.g. `throttled`); `code` is this tool's stable code. */
+      serviceCode;
+      detail;
+      attr;
+      /** The change request an approval policy opened instead of the write (a 409 `approval_required`). */
+      changeRequestId;
+      constructor(init, code2 = "service_error") {
+        super(
+          flat(
+            init.message ?? `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`
+          ),
+          code2
+        );
+        this.method = init.method;
+        this.path = init.path;
+        this.status = init.status;
+        this.type = init.body?.type;
+        this.serviceCode = init.body?.code;
+        this.detail = init.body?.detail;
+        this.attr = init.body?.attr;
+        this.changeRequestId = init.body?.change_request_id;
+        if (init.cause) this.cause = init.cause;
+      }
+    };
+    NetworkError = class extends ServiceError {
+      name = "NetworkError";
+      constructor(init) {
+        super(init, "network_error");
+      }
+    };
+    UnknownOutcomeError = class extends ServiceError {
+      name = "UnknownOutcomeError";
+      constructor(init) {
+        super(init, "unknown_outcome");
+      }
+    };
+    UnexpectedAnswerError = class extends ServiceError {
+      name = "UnexpectedAnswerError";
+      problem;
+      constructor(init) {
+        const hint2 = init.hint === void 0 ? "" : `: ${init.hint}`;
+        super(
+          {
+            method: init.method,
+            path: init.path,
+            status: init.status,
+            message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}${hint2}`
+          },
+          "unexpected_answer"
+        );
+        this.problem = init.problem;
+      }
+    };
+  }
+});
+
+// src/service/pages.ts
+function paginate(transport, first, max = Number.POSITIVE_INFINITY) {
+  return follow(transport, first, new Walk2(transport, first), max);
+}
+async function* follow(transport, spec, walk2, max = Number.POSITIVE_INFINITY) {
+  if (max <= 0) return;
+  let yielded = 0;
+  for (; ; ) {
+    walk2.visit(spec);
+    const page = walk2.results(await transport.send(spec));
+    const next = walk2.page(page);
+    for (const item of page.results) {
+      yield item;
+      if (++yielded >= max) return;
+    }
+    if (next === void 0) return;
+    spec = nextSpec(spec, next);
+  }
+}
+function nextSpec(first, next) {
+  const spec = { method: first.method, path: next, budget: first.budget ?? "general" };
+  if (first.expect) spec.expect = first.expect;
+  return spec;
+}
+async function collect(items2, max = Number.POSITIVE_INFINITY) {
+  const out = [];
+  if (max <= 0) return out;
+  for await (const item of items2) {
+    out.push(item);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+async function collectOffsetPages(transport, first, limit = 100, paging = {}) {
+  const query = { ...first.query, limit: paging.limit ?? limit };
+  limit = paging.limit ?? limit;
+  const walk2 = new Walk2(transport, first);
+  const headSpec = { ...first, query };
+  walk2.visit(headSpec);
+  const head = walk2.results(await transport.send(headSpec));
+  const headNext = walk2.page(head);
+  const pages = [head];
+  const more = headNext !== void 0 || paging.byCount === true && head.results.length > 0 && (head.count ?? 0) > head.results.length;
+  if (typeof head.count === "number" && more) {
+    const offsets = [];
+    for (let offset = limit; offset < head.count; offset += limit) offsets.push(offset);
+    const { maxPages } = transport.pageLimits;
+    if (offsets.length + 1 > maxPages) walk2.fail(`the list goes on past ${grouped(maxPages)} pages`);
+    const specs = offsets.map((offset) => ({ ...first, query: { ...query, offset } }));
+    for (const spec of specs) walk2.visit(spec);
+    const rest = await Promise.all(specs.map((spec) => transport.send(spec)));
+    for (const page of rest) {
+      walk2.results(page);
+      walk2.checkCount(page.count);
+      walk2.pages++;
+      walk2.items += page.results.length;
+    }
+    pages.push(...rest);
+  }
+  const items2 = pages.flatMap((p) => p.results);
+  const last = pages[pages.length - 1];
+  if (headNext !== void 0 && last?.next && last.results.length > 0) {
+    walk2.checkLink(last.next);
+    for await (const item of follow(transport, nextSpec(first, last.next), walk2)) items2.push(item);
+  }
+  const seen = /* @__PURE__ */ new Set();
+  return items2.filter((item) => !seen.has(item.id) && seen.add(item.id));
+}
+var LIST_PAGE, Walk2, grouped, pathOf;
+var init_pages = __esm({
+  "src/service/pages.ts"() {
+    "use strict";
+    init_text();
+    init_errors2();
+    LIST_PAGE = 100;
+    Walk2 = class {
+      pages = 0;
+      items = 0;
+      #seen = /* @__PURE__ */ new Set();
+      #transport;
+      #method;
+      #path;
+      constructor(transport, first) {
+        this.#transport = transport;
+        this.#method = first.method;
+        this.#path = pathOf(first.path);
+      }
+      fail(problem) {
+        throw new UnexpectedAnswerError({ method: this.#method, path: this.#path, status: 200, problem });
+      }
+      /** Records a URL about to be read; a URL read before ends the walk. */
+      visit(spec) {
+        const url = this.#transport.urlOf(spec).href;
+        if (this.#seen.has(url)) this.fail("the same next page came twice; stopped paging");
+        this.#seen.add(url);
+      }
+      /** The page, when its `results` is a list (the transport checked it when the request named a shape). */
+      results(page) {
+        if (!Array.isArray(page?.results)) this.fail("results is not a list");
+        return page;
+      }
+      /** Checks a page just read; returns the URL of the next page, or undefined at the end. */
+      page(page) {
+        const { maxPages, maxObjects } = this.#transport.pageLimits;
+        const received = page.results.length;
+        this.pages++;
+        this.items += received;
+        this.checkCount(page.count);
+        if (this.items > maxObjects) this.fail(`the list holds more than ${grouped(maxObjects)} objects`);
+        const next = page.next ?? void 0;
+        if (next === void 0 || received === 0) return void 0;
+        this.checkLink(next);
+        if (page.count !== void 0 && this.items >= page.count) {
+          this.fail(`more pages than its count of ${grouped(page.count)} allows`);
+        }
+        if (this.pages >= maxPages) this.fail(`the list goes on past ${grouped(maxPages)} pages`);
+        return next;
+      }
+      /**
+       * A `next` link as the service writes them: an absolute `http://` or `https://` URL, in lower case,
+       * with no space or control character, that parses. Anything else (`HTTP://…`, ` http://…`, the
+       * `http:host` form a URL parser resolves against the page, a path, `javascript:`) is an unexpected
+       * answer naming the link; a well-formed link to another origin is refused by the transport.
+       */
+      checkLink(next) {
+        const origin = this.#transport.origin;
+        const wellFormed = typeof next === "string" && /^https?:\/\/[^\s/]/.test(next) && !/[\s\u0000-\u001f\u007f]/.test(next) && URL.canParse(next);
+        if (!wellFormed) {
+          const shown3 = this.#transport.scrubbed(cut(JSON.stringify(next) ?? String(next), 300));
+          this.fail(`its next link ${shown3} is not a link on ${origin}`);
+        }
+      }
+      checkCount(count2) {
+        const { maxObjects } = this.#transport.pageLimits;
+        if (count2 !== void 0 && count2 > maxObjects) {
+          this.fail(`count ${count2} is beyond the ${grouped(maxObjects)} objects one list may hold`);
+        }
+      }
+    };
+    grouped = (n) => n.toLocaleString("en-US");
+    pathOf = (path) => /^https?:\/\//.test(path) ? new URL(path).pathname : path;
+  }
+});
+
 // src/plan/context.ts
 function declarationKey(project2, declared) {
   const identity3 = declared.id !== void 0 ? `#${declared.id}` : `=${declared.name}`;
@@ -22555,6 +22858,159 @@ function declaredRef(kind2, project2, desired, live) {
 var init_context2 = __esm({
   "src/plan/context.ts"() {
     "use strict";
+  }
+});
+
+// src/kinds/shared/verbs.ts
+function deepMerge(base, over) {
+  const out = { ...base };
+  for (const [key2, value] of Object.entries(over)) {
+    const here = out[key2];
+    out[key2] = isPlainObject(here) && isPlainObject(value) ? deepMerge(here, value) : value;
+  }
+  return out;
+}
+var planned, CREATE, UPDATE, SOFT_DELETE, RESTORE, DELETE;
+var init_verbs = __esm({
+  "src/kinds/shared/verbs.ts"() {
+    "use strict";
+    init_secrets();
+    init_values();
+    planned = (action2, env, owner) => resolveSecrets(deepMerge(action2.after ?? {}, action2.sends ?? {}), env, owner);
+    CREATE = {
+      name: "create",
+      object: true,
+      symbol: "+",
+      word: "create",
+      phrase: (n) => `${n} to create`,
+      step: 0,
+      destructive: false,
+      sides: { before: "absent", after: "required" },
+      absentBefore: true,
+      shared: true,
+      body: planned
+    };
+    UPDATE = {
+      name: "update",
+      symbol: "~",
+      word: "update",
+      phrase: (n) => `${n} to update`,
+      step: 1,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      shared: true,
+      body: planned,
+      // The declared fields whose live values differ (secrets are never written back).
+      refreshes: (action2) => action2.changes.filter((c) => !c.secret).map((c) => c.path.split("."))
+    };
+    SOFT_DELETE = {
+      name: "soft_delete",
+      object: true,
+      symbol: "-",
+      word: "soft delete",
+      phrase: (n) => `${n} to soft-delete`,
+      step: 6,
+      destructive: true,
+      sides: { before: "required", after: "absent" },
+      deletes: true,
+      shared: true,
+      body: () => ({ deleted: true })
+    };
+    RESTORE = {
+      name: "restore",
+      object: true,
+      symbol: "↺",
+      word: "restore",
+      phrase: (n) => `${n} to restore`,
+      step: 0,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      absentBefore: true,
+      shared: true,
+      body: () => ({ deleted: false })
+    };
+    DELETE = {
+      name: "delete",
+      object: true,
+      symbol: "-",
+      word: "delete",
+      phrase: (n) => `${n} to delete`,
+      step: 6,
+      destructive: true,
+      sides: { before: "required", after: "absent" },
+      deletes: true,
+      shared: true
+    };
+  }
+});
+
+// src/kinds/shared/restore.ts
+function restoreAction(ref, id) {
+  return makeAction(RESTORE, ref, {
+    before: { deleted: true },
+    after: { deleted: false },
+    changes: [{ path: "deleted", before: true, after: false }],
+    // No id: the object was read soft-deleted (a flag), so it exists.
+    warnings: id === void 0 ? [] : [
+      `id ${id} is not in project ${ref.project}'s live list: soft-deleted, or never there (the service answers alike, so plan cannot tell); apply restores it if it was soft-deleted, and otherwise fails naming the pin`
+    ]
+  });
+}
+function blindUpdate(verb, ref, after, warning) {
+  return makeAction(verb, ref, {
+    before: Object.fromEntries(Object.keys(after).map((key2) => [key2, null])),
+    after,
+    changes: Object.entries(after).map(([path, value]) => ({ path, after: value })),
+    preconditions: { live: "unknown" },
+    warnings: [warning]
+  });
+}
+async function restoring(action2, id, one, send) {
+  try {
+    await send();
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) {
+      const where2 = action2.object.source ? ` (${action2.object.source.file}:${action2.object.source.line})` : "";
+      throw new UserError(
+        `project ${action2.object.project} has no ${one} ${id}, live or soft-deleted: remove the \`id: ${id}\` pin of ${one} "${action2.object.name}"${where2} to create it anew`
+      );
+    }
+    throw error2;
+  }
+}
+var init_restore = __esm({
+  "src/kinds/shared/restore.ts"() {
+    "use strict";
+    init_errors();
+    init_context2();
+    init_errors2();
+    init_verbs();
+  }
+});
+
+// src/kinds/shared/tags.ts
+function warnIgnoredTags(tags2, ref, ctx) {
+  if (tags2 && tags2.length > 0 && ctx.features?.tagging === false) {
+    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
+  }
+}
+function withoutIgnoredTags(changes2, ref, ctx) {
+  if (ctx.features?.tagging !== false || !changes2.some((c) => c.path === "tags")) return changes2;
+  ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
+  return changes2.filter((c) => c.path !== "tags");
+}
+function ignoredTags(body2, returned) {
+  const sent = body2?.tags;
+  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
+    return ["the service ignored the tags (the organization lacks the tagging feature)"];
+  }
+  return [];
+}
+var TAGS_IGNORED;
+var init_tags = __esm({
+  "src/kinds/shared/tags.ts"() {
+    "use strict";
+    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
   }
 });
 
@@ -22671,6 +23127,7 @@ function rawIdRules(fields) {
 function declaredReferences(value, specs, base, at2) {
   return findReferences(value, specs).flatMap(({ spec, node: node3, path }) => {
     const where2 = `${base}/${path.map(pointerSegment).join("/")}`.replace(/\/$/, "");
+    if (spec.list) return listReferences(spec, node3, where2, at2);
     const name = node3[spec.name];
     if (typeof name === "string" || spec.name === spec.id && typeof name === "number") {
       const pointer = `${where2}/${pointerSegment(spec.name)}`;
@@ -22684,10 +23141,30 @@ function declaredReferences(value, specs, base, at2) {
     return [];
   });
 }
+function listReferences(spec, node3, where2, at2) {
+  const names = node3[spec.name];
+  const key2 = Array.isArray(names) ? spec.name : spec.id;
+  const values = node3[key2];
+  if (!Array.isArray(values)) return [];
+  return values.flatMap((value, i) => {
+    const pointer = `${where2}/${pointerSegment(key2)}/${i}`;
+    if (key2 === spec.name && typeof value === "string") {
+      return [{ kind: spec.kind, name: value, pointer, source: at2(pointer) }];
+    }
+    if (key2 === spec.id && (typeof value === "number" || typeof value === "string")) {
+      return [{ kind: spec.kind, id: value, pointer, source: at2(pointer) }];
+    }
+    return [];
+  });
+}
 function withNames(value, specs, nameOf2, options = {}) {
   const out = copy(value);
   for (const { spec, node: node3 } of findReferences(out, specs)) {
     if (options.desired && (spec.name === spec.id || node3[spec.name] !== void 0)) continue;
+    if (spec.list) {
+      nameList(spec, node3, nameOf2, options.unknown);
+      continue;
+    }
     const id = node3[spec.id];
     if (typeof id !== "number" && typeof id !== "string") continue;
     for (const key2 of Object.keys(spec.fixed ?? {})) if (key2 !== spec.id) delete node3[key2];
@@ -22699,6 +23176,15 @@ function withNames(value, specs, nameOf2, options = {}) {
     replaceKey(node3, spec.id, spec.name, name);
   }
   return out;
+}
+function nameList(spec, node3, nameOf2, unknown) {
+  const ids = node3[spec.id];
+  for (const key2 of Object.keys(spec.fixed ?? {})) if (key2 !== spec.id) delete node3[key2];
+  if (!Array.isArray(ids)) return;
+  const names = ids.map(
+    (id) => typeof id === "number" || typeof id === "string" ? nameOf2(spec.kind, id) ?? unknown?.(id) : void 0
+  );
+  if (names.every((n) => n !== void 0)) replaceKey(node3, spec.id, spec.name, names);
 }
 function replaceKey(node3, from, to, value) {
   if (from === to) {
@@ -22713,6 +23199,17 @@ function withIds(value, specs, idOf) {
   const out = copy(value);
   for (const { spec, node: node3 } of findReferences(out, specs)) {
     const name = node3[spec.name];
+    if (spec.list) {
+      if (Array.isArray(name) && node3[spec.id] === void 0) {
+        const written = name.map((n) => {
+          const id = idOf(spec.kind, String(n));
+          return spec.idType === "string" ? String(id) : Number(id);
+        });
+        replaceKey(node3, spec.name, spec.id, written);
+      }
+      Object.assign(node3, spec.fixed ?? {});
+      continue;
+    }
     const named = typeof name === "string" && (spec.name === spec.id || node3[spec.id] === void 0);
     if (named) {
       const id = idOf(spec.kind, name);
@@ -22806,8 +23303,8 @@ function scalarText(value) {
 function normaliseQuery(query) {
   return (typeof query === "string" ? query : "").trim().replace(/\s+/g, " ");
 }
-function normaliseText(text2) {
-  return (typeof text2 === "string" ? text2 : "").replace(/\n+$/, "");
+function normaliseText(text3) {
+  return (typeof text3 === "string" ? text3 : "").replace(/\n+$/, "");
 }
 var INSTANT, instants;
 var init_normalise = __esm({
@@ -22920,8 +23417,8 @@ function matchObjects(desired, live, label2, errors, several) {
   for (const object of live) {
     if (claimed.has(object.id)) continue;
     const name = object.name ?? "";
-    const list7 = byName.get(name);
-    if (list7) list7.push(object);
+    const list8 = byName.get(name);
+    if (list8) list8.push(object);
     else byName.set(name, [object]);
   }
   const pairs = [];
@@ -22978,10 +23475,10 @@ function targetOf(kind2, ctx) {
     managed: own !== void 0
   };
   for (const { desired, live } of pairs) {
-    const list7 = target.declared.get(desired.name) ?? [];
+    const list8 = target.declared.get(desired.name) ?? [];
     const gone = live?.deleted === true;
-    list7.push({ d: desired, live: gone ? void 0 : live });
-    target.declared.set(desired.name, list7);
+    list8.push({ d: desired, live: gone ? void 0 : live });
+    target.declared.set(desired.name, list8);
   }
   for (const o of alive) {
     target.byId.set(String(o.id), o);
@@ -23582,9 +24079,9 @@ function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader
     } }));
   }
 }
-function splitLines(text2) {
-  const hasTrailingNl = text2.endsWith("\n");
-  const result = text2.split("\n").map((line) => line + "\n");
+function splitLines(text3) {
+  const hasTrailingNl = text3.endsWith("\n");
+  const result = text3.split("\n").map((line) => line + "\n");
   if (hasTrailingNl) {
     result.pop();
   } else {
@@ -23621,10 +24118,10 @@ function unifiedDiff(before, after) {
   const start2 = patch.indexOf("--- before");
   return (start2 >= 0 ? patch.slice(start2) : patch).replace(/\t$/gm, "");
 }
-function lineCount(text2) {
-  if (text2 === "") return 0;
+function lineCount(text3) {
+  if (text3 === "") return 0;
   let n = 1;
-  for (let at2 = text2.indexOf("\n"); at2 >= 0 && at2 < text2.length - 1; at2 = text2.indexOf("\n", at2 + 1)) n++;
+  for (let at2 = text3.indexOf("\n"); at2 >= 0 && at2 < text3.length - 1; at2 = text3.indexOf("\n", at2 + 1)) n++;
   return n;
 }
 function textChange(before, after) {
@@ -23696,8 +24193,8 @@ function fieldTable(fields, roles = {}) {
     roles: all,
     values,
     references: referring.flatMap(([, f]) => f.references ?? []),
-    withIds(body, idOf) {
-      const out = { ...body };
+    withIds(body2, idOf) {
+      const out = { ...body2 };
       for (const [key2, f] of referring) {
         if (out[key2] !== void 0) out[key2] = withIds(out[key2], f.references ?? [], idOf);
       }
@@ -23779,20 +24276,20 @@ function fieldTable(fields, roles = {}) {
       return out;
     },
     sent(desired) {
-      const body = {};
+      const body2 = {};
       for (const [key2, f] of compared) {
         const value = desiredValue(desired, key2);
-        if (value !== void 0) body[key2] = f.send ? f.send(value) : f.normalise(value);
+        if (value !== void 0) body2[key2] = f.send ? f.send(value) : f.normalise(value);
       }
-      return body;
+      return body2;
     },
     declared(desired) {
-      const body = {};
+      const body2 = {};
       for (const [key2] of stateful) {
         const value = desiredValue(desired, key2);
-        if (value !== void 0) body[key2] = value;
+        if (value !== void 0) body2[key2] = value;
       }
-      return body;
+      return body2;
     },
     item(answer, nameOf2) {
       const item = {};
@@ -23863,7 +24360,7 @@ var init_table = __esm({
 function defineKind(spec) {
   const { name, words: words3, fields: table, verbs, service } = spec;
   const hooks = spec.hooks ?? {};
-  const verbOf = (action) => verbs.find((v) => v.name === action.action);
+  const verbOf = (action2) => verbs.find((v) => v.name === action2.action);
   const deleting = verbs.find((v) => v.deletes);
   const state = (live, kindLive) => ({
     ...table.state(live),
@@ -23936,19 +24433,19 @@ function defineKind(spec) {
     ...hooks.checkProject || selfSpec ? { checkProject } : {},
     ...service.search ? { searches: true } : {},
     async read(client, project2, declared, run17, scope) {
-      const list7 = () => objects(client, project2, scope);
-      const read2 = hooks.read ? await hooks.read(client, project2, declared, run17, list7, scope) : { live: { objects: await list7() }, read: {} };
+      const list8 = () => objects(client, project2, scope);
+      const read2 = hooks.read ? await hooks.read(client, project2, declared, run17, list8, scope) : { live: { objects: await list8() }, read: {} };
       return scoped(read2, scope);
     },
     async reread(client, project2, read2, run17, scope) {
-      const list7 = () => objects(client, project2, scope);
+      const list8 = () => objects(client, project2, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project2, read2, run17, list7, scope) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project2, read2, run17, list8, scope) }, scope).live;
       }
       if (read2 !== void 0 && !isEmptyRecord(read2)) {
         throw new UserError(`the saved plan's record of what was read for ${words3.many} is damaged`);
       }
-      return scoped({ live: { objects: await list7() } }, scope).live;
+      return scoped({ live: { objects: await list8() } }, scope).live;
     },
     ...service.count ? { count: service.count } : {},
     ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : table.references.length > 0 ? { references: referencesToRead } : {},
@@ -23962,12 +24459,12 @@ function defineKind(spec) {
     prune: (live, ref, ctx) => hooks.prune ? hooks.prune(live, ref, ctx) : prune(live, ref),
     state,
     ...hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {},
-    requestBody: (action, env, referenced) => verbOf(action)?.body?.(action, env, `${words3.one} "${action.object.name}"`, referenced),
+    requestBody: (action2, env, referenced) => verbOf(action2)?.body?.(action2, env, `${words3.one} "${action2.object.name}"`, referenced),
     create: service.create,
-    send(client, action, id, body, referenced) {
-      const send = verbOf(action)?.send;
-      if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words3.one}`);
-      return send(client, action, id, body, referenced);
+    send(client, action2, id, body2, referenced) {
+      const send = verbOf(action2)?.send;
+      if (send === void 0) throw new UserError(`${action2.action} does not apply to a ${words3.one}`);
+      return send(client, action2, id, body2, referenced);
     },
     findByName: service.findByName ?? (async (client, project2, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project2, wanted)).filter((live) => (live.name ?? "") === wanted).map((live) => live.id)),
     listLive: service.list,
@@ -24053,6 +24550,464 @@ var init_define = __esm({
     init_references();
     init_resolve();
     init_table();
+  }
+});
+
+// src/service/query.ts
+function queryString(query) {
+  const params = new URLSearchParams();
+  for (const [key2, value] of Object.entries(query)) {
+    if (value === void 0 || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) params.append(key2, String(item));
+    } else {
+      params.append(key2, String(value));
+    }
+  }
+  const text3 = params.toString();
+  return text3 ? `?${text3}` : "";
+}
+function segment(value) {
+  return encodeURIComponent(String(value)).replace(/%40/g, "@");
+}
+function projectPath(project2, rest) {
+  return `/api/projects/${segment(project2)}/${rest}`;
+}
+var init_query = __esm({
+  "src/service/query.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/define/model-api.ts
+function modelApi(client, model) {
+  const path = (project2, rest = "") => projectPath(project2, `${model.path}/${rest}`);
+  const budget = model.budget ? { budget: model.budget } : {};
+  const seen = (answer) => model.answer ? model.answer(client, answer) : answer;
+  const one = async (spec) => seen(await client.request({ ...spec, ...budget, expect: model.shapes.one }));
+  return {
+    async *list(project2, query = {}, max) {
+      const spec = { method: "GET", path: path(project2), query: { ...model.listQuery, ...query } };
+      for await (const item of client.pages({ ...spec, ...budget, expect: model.shapes.page }, max)) {
+        yield seen(item);
+      }
+    },
+    async listAll(project2, query = {}) {
+      const all = await client.listAll(
+        path(project2),
+        { ...model.listQuery, ...query },
+        model.shapes.page,
+        model.budget,
+        model.paging
+      );
+      return all.map(seen);
+    },
+    async count(project2, query = {}) {
+      const page = await client.request({
+        method: "GET",
+        path: path(project2),
+        query: { ...model.listQuery, ...query, limit: 1 },
+        ...budget,
+        expect: model.shapes.page
+      });
+      return page.count ?? page.results.length;
+    },
+    get: (project2, id) => one({ method: "GET", path: path(project2, `${segment(id)}/`) }),
+    create: (project2, body2) => one({ method: "POST", path: path(project2), body: body2 }),
+    update: (project2, id, body2) => one({ method: "PATCH", path: path(project2, `${segment(id)}/`), body: body2 })
+  };
+}
+var init_model_api = __esm({
+  "src/kinds/define/model-api.ts"() {
+    "use strict";
+    init_query();
+  }
+});
+
+// src/kinds/define/model-plan.ts
+function modelPlanner(parts) {
+  const { table, words: words3, verbs, hooks } = parts;
+  const hasTags = Object.hasOwn(table.fields, "tags");
+  const decorate2 = (action2, about) => hooks.action ? hooks.action(action2, about) : action2;
+  const softDelete3 = (live, ref, about) => decorate2(makeAction(verbs.softDelete, ref, { before: table.state(live) }), about);
+  const isGone = (live) => live?.deleted === true;
+  function plan(desired, live, ref, ctx) {
+    const owner = `${words3.one} "${desired.name}"`;
+    const push = (action2) => {
+      if (action2) ctx.sink.actions.push(action2);
+      return action2 !== void 0;
+    };
+    if (desired.deleted) {
+      if (live && !isGone(live)) push(softDelete3(live, ref, { desired, live, ctx, links: [] }));
+      return;
+    }
+    const links = resolveReferences(desired, table.references, ctx, owner);
+    if (links === void 0) return;
+    const about = { desired, live, ctx, links };
+    if (live === void 0) {
+      if (desired.id !== void 0 && parts.readsDeleted) {
+        ctx.sink.errors.push({
+          message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
+          source: desired.source
+        });
+        return;
+      }
+      if (desired.id !== void 0) {
+        push(decorate2(restoreAction(ref, desired.id), about));
+        const warning = `the live values are unknown while the ${words3.one} is deleted: apply ${parts.readBack ? "reads it back after the restore and sends the declared fields that differ" : "sends every declared field"}`;
+        push(decorate2(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
+        hooks.extras?.(desired, void 0, ref, ctx, "restore", links);
+        return;
+      }
+      const after = table.sent(desired);
+      const created = push(
+        decorate2(
+          makeAction(verbs.create, ref, {
+            after,
+            changes: createChanges(table, after),
+            requires: linksIn(table, after, links)
+          }),
+          about
+        )
+      );
+      if (!created) return;
+      if (hasTags) warnIgnoredTags(table.valueOf(desired, "tags"), ref, ctx);
+      toggles(void 0);
+      hooks.extras?.(desired, void 0, ref, ctx, "create", links);
+      return;
+    }
+    if (isGone(live)) {
+      push(decorate2(restoreAction(ref, void 0), about));
+    }
+    const state = table.state(live);
+    const names = nameOf(ctx);
+    const compared = table.compare(desired, state, {
+      live,
+      nameOf: names,
+      rotateSecrets: ctx.options.rotateSecrets
+    });
+    const changes2 = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
+    if (changes2.length > 0) {
+      const sides = updateSides(table, desired, changes2);
+      const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
+      push(decorate2(makeAction(verbs.update, ref, { ...sides, changes: changes2, requires }), about));
+    }
+    toggles(state);
+    hooks.extras?.(desired, live, ref, ctx, "update", links);
+    function toggles(current) {
+      for (const [key2, f] of Object.entries(table.fields)) {
+        const wanted = table.valueOf(desired, key2);
+        if (f.toggles === void 0 || typeof wanted !== "boolean") continue;
+        const now = current?.[key2] === true;
+        if (now === wanted) continue;
+        const verb = wanted ? f.toggles.on : f.toggles.off;
+        push(decorate2(makeAction(verb, ref, { before: { [key2]: now }, after: { [key2]: wanted } }), about));
+      }
+    }
+  }
+  function prune(live, ref, ctx) {
+    const about = { desired: void 0, live, ctx, links: [] };
+    return softDelete3(live, ref, about) ?? makeAction(verbs.softDelete, ref, { before: table.state(live) });
+  }
+  return { plan, prune };
+}
+function createChanges(table, after) {
+  const changes2 = [];
+  for (const [path, value] of Object.entries(after)) {
+    const codec = table.fields[path]?.codec;
+    if (codec === void 0 || codec.whole === true || !isPlainObject(value)) {
+      changes2.push({ path, after: value });
+      continue;
+    }
+    for (const [key2, part] of Object.entries(value)) {
+      const says = codec.says?.(`${path}.${key2}`, void 0, part) ?? [];
+      changes2.push({ path: `${path}.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
+    }
+  }
+  return changes2;
+}
+function linksIn(table, after, links) {
+  const named = /* @__PURE__ */ new Set();
+  for (const [key2, f] of Object.entries(table.fields)) {
+    const value = after[key2];
+    if (value === void 0 || f.references === void 0) continue;
+    for (const { spec, node: node3 } of findReferences(value, f.references)) {
+      const name = node3[spec.name];
+      const id = node3[spec.id];
+      const names = spec.list && Array.isArray(name) ? name : [name];
+      const ids = spec.list && Array.isArray(id) ? id : [id];
+      if (names.some((n) => typeof n === "string")) {
+        for (const n of names) named.add(`${spec.kind}\0${String(n)}`);
+      } else for (const i of ids) if (i !== void 0) named.add(`${spec.kind}\0#${String(i)}`);
+    }
+  }
+  return links.filter((l) => named.has(`${l.kind}\0${l.name}`) || named.has(`${l.kind}\0#${l.id}`));
+}
+var init_model_plan = __esm({
+  "src/kinds/define/model-plan.ts"() {
+    "use strict";
+    init_context2();
+    init_values();
+    init_restore();
+    init_tags();
+    init_verbs();
+    init_define();
+    init_references();
+    init_resolve();
+  }
+});
+
+// src/pull/kinds.ts
+var Placeholder;
+var init_kinds2 = __esm({
+  "src/pull/kinds.ts"() {
+    "use strict";
+    Placeholder = class {
+      constructor(variable) {
+        this.variable = variable;
+      }
+      variable;
+    };
+  }
+});
+
+// src/kinds/define/model-pull.ts
+async function pullNames(own, live, foreign, context, table) {
+  const declaredOnly = new Set(table.references.filter((s) => s.declaredOnly).map((s) => s.kind));
+  const kinds = [...new Set(table.references.map((s) => s.kind))];
+  const lists = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds) {
+    const elsewhere = declaredOnly.has(kind2) && context?.kinds.includes(kind2) !== true;
+    const pulled = kind2 === own || elsewhere ? void 0 : context?.live?.(kind2);
+    if (kind2 === own) lists.set(kind2, [...live, ...foreign[kind2] ?? []]);
+    else if (pulled !== void 0) lists.set(kind2, await pulled);
+    else if (foreign[kind2] !== void 0) lists.set(kind2, foreign[kind2]);
+  }
+  const unique = /* @__PURE__ */ new Map();
+  for (const [kind2, list8] of lists) {
+    const count2 = /* @__PURE__ */ new Map();
+    for (const o of list8) count2.set(o.name ?? "", (count2.get(o.name ?? "") ?? 0) + 1);
+    const ids = /* @__PURE__ */ new Map();
+    for (const o of list8) {
+      const name = o.name ?? "";
+      if (name.trim() !== "" && count2.get(name) === 1) ids.set(String(o.id), name);
+    }
+    unique.set(kind2, ids);
+  }
+  return (kind2, id) => unique.get(kind2)?.get(String(id));
+}
+function placeholders(items2) {
+  const out = [];
+  const walk2 = (value) => {
+    if (value instanceof Placeholder) out.push(value.variable);
+    else if (Array.isArray(value)) value.forEach(walk2);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk2);
+  };
+  walk2(items2);
+  return out;
+}
+var init_model_pull = __esm({
+  "src/kinds/define/model-pull.ts"() {
+    "use strict";
+    init_kinds2();
+  }
+});
+
+// src/kinds/define/model.ts
+function modelBody(table, action2, env, owner, referenced) {
+  const body2 = resolveSecrets(deepMerge(action2.after ?? {}, action2.sends ?? {}), env, owner);
+  if (referenced === void 0 || table.references.length === 0) return body2;
+  return table.withIds(body2, (kind2, name) => {
+    const id = referenced.idOf({ kind: kind2, name });
+    if (id === void 0) {
+      throw new UserError(
+        `${owner} names ${kind2.replaceAll("_", " ")} "${name}", which has no id in project ${action2.object.project} (it was not created by this apply); run plan again`
+      );
+    }
+    return id;
+  });
+}
+function defineModel(spec) {
+  const { fields: table, words: words3 } = spec;
+  const hooks = spec.hooks ?? {};
+  const api = (client) => modelApi(client, spec);
+  const asLive2 = (answer) => spec.live ? spec.live(answer) : answer;
+  const notes = (body3, answer) => spec.notes ? spec.notes(body3, answer) : ignoredTags(body3, answer.tags);
+  const hasTags = Object.hasOwn(table.fields, "tags");
+  const search = async (client, project2, name) => {
+    const how = spec.search;
+    if (typeof how === "function") return (await how(api(client), project2, name)).map(asLive2);
+    const value = how.max === void 0 ? name : name.slice(0, how.max);
+    const query = { [how.param]: value };
+    const found3 = how.limit === void 0 ? await api(client).listAll(project2, query) : await collect(api(client).list(project2, { ...query, limit: how.limit }));
+    return found3.map(asLive2);
+  };
+  const get = async (client, project2, id) => {
+    const numeric = Number(id);
+    if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
+    try {
+      const found3 = await api(client).get(project2, numeric);
+      return found3.deleted === true && !spec.readsDeleted ? void 0 : asLive2(found3);
+    } catch (error2) {
+      if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+      throw error2;
+    }
+  };
+  const service = {
+    list: async (client, project2) => (await api(client).listAll(project2)).map(asLive2),
+    search,
+    get,
+    count: (client, project2) => api(client).count(project2),
+    ...spec.findByName ? { findByName: spec.findByName } : {},
+    async create(client, project2, body3) {
+      const created = await api(client).create(project2, { ...body3, ...spec.createExtra });
+      return { id: created.id, notes: notes(body3, created) };
+    }
+  };
+  const body2 = (action2, env, owner, referenced) => modelBody(table, action2, env, owner, referenced);
+  const patchDeleted = (deleted) => async (client, action2, id) => {
+    const send = () => api(client).update(action2.object.project, id, { deleted });
+    if (!deleted) await restoring(action2, id, words3.one, send);
+    else {
+      try {
+        await send();
+      } catch (error2) {
+        if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
+      }
+    }
+    return { id, notes: [] };
+  };
+  const verbs = {
+    create: { ...CREATE, body: body2, ...spec.verbs?.create },
+    update: {
+      ...UPDATE,
+      body: body2,
+      async send(client, action2, id, sent) {
+        const { project: project2 } = action2.object;
+        const unknownLive = action2.preconditions?.live === "unknown";
+        const changed = spec.readBack && unknownLive && sent !== void 0 ? await onlyChanged(table, await api(client).get(project2, id), sent) : sent ?? {};
+        if (Object.keys(changed).length === 0) {
+          return { id, notes: [`the restored ${words3.one} already had the declared values: nothing sent`] };
+        }
+        return { id, notes: notes(changed, await api(client).update(project2, id, changed)) };
+      },
+      ...spec.verbs?.update
+    },
+    softDelete: { ...SOFT_DELETE, send: patchDeleted(true), ...spec.verbs?.softDelete },
+    restore: { ...RESTORE, send: patchDeleted(false), ...spec.verbs?.restore }
+  };
+  const own = spec.verbs?.own ?? [];
+  const planner = modelPlanner({
+    table,
+    words: words3,
+    readsDeleted: spec.readsDeleted === true,
+    readBack: spec.readBack === true,
+    verbs,
+    hooks
+  });
+  const withPins = async (client, project2, pinned, list8) => {
+    const ids = new Set(list8.map((o) => String(o.id)));
+    const found3 = await Promise.all(
+      pinned.filter((id) => !ids.has(String(id))).map((id) => get(client, project2, id))
+    );
+    return { objects: [...list8, ...found3.filter((o) => o !== void 0)] };
+  };
+  const pinReads = spec.readsDeleted && hooks.read === void 0 ? {
+    async read(client, project2, declared, _run, list8, scope) {
+      const pinned = scope === void 0 ? declared.flatMap((d) => typeof d.id === "number" ? [d.id] : []) : [];
+      return { live: await withPins(client, project2, pinned, await list8()), read: { pinned } };
+    },
+    async reread(client, project2, read2, _run, list8) {
+      const pinned = read2?.pinned;
+      if (!Array.isArray(pinned) || !pinned.every((id) => Number.isSafeInteger(id) && id > 0)) {
+        throw new UserError(`the saved plan's record of what was read for ${words3.many} is damaged`);
+      }
+      return withPins(client, project2, pinned, await list8());
+    }
+  } : {};
+  const kindHooks = {
+    ...pinReads,
+    ...hooks,
+    plan: planner.plan,
+    prune: planner.prune,
+    ...hasTags ? {
+      needsFeatures: (actions) => (hooks.needsFeatures?.(actions) ?? false) || actions.some(
+        (a) => a.object.kind === spec.name && (a.action === verbs.update.name && a.changes.some((c) => c.path === "tags") || a.action === verbs.create.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0)
+      )
+    } : {},
+    pull: hooks.pull ?? (async (client, project2, context) => {
+      const live = (await api(client).listAll(project2)).map(asLive2);
+      const ordered = spec.pullOrder ? [...live].sort(spec.pullOrder) : live;
+      const foreign = hooks.foreign ? await hooks.foreign(client, project2, live) : {};
+      const names = await pullNames(spec.name, live, foreign, context, table);
+      const items2 = ordered.map((l) => table.item(l, names));
+      return { items: items2, variables: placeholders(items2) };
+    })
+  };
+  const kind2 = defineKind({
+    name: spec.name,
+    key: spec.key,
+    words: words3,
+    schema: spec.schema,
+    fields: table,
+    verbs: [verbs.create, verbs.update, verbs.softDelete, verbs.restore, ...own],
+    service,
+    ...spec.answers ? { answers: spec.answers } : {},
+    ...spec.environments ? { environments: spec.environments } : {},
+    ...spec.scopes ? { scopes: spec.scopes } : {},
+    hooks: kindHooks
+  });
+  return { kind: kind2, api, live: asLive2, verbs };
+}
+function onlyChanged(table, current, body2) {
+  const live = table.state({ name: null, ...current });
+  return Object.fromEntries(
+    Object.entries(body2).filter(([key2, value]) => !deepEqual(table.normalised(key2, value), live[key2]))
+  );
+}
+var init_model = __esm({
+  "src/kinds/define/model.ts"() {
+    "use strict";
+    init_errors();
+    init_secrets();
+    init_values();
+    init_errors2();
+    init_pages();
+    init_restore();
+    init_tags();
+    init_verbs();
+    init_define();
+    init_model_api();
+    init_model_plan();
+    init_model_pull();
+  }
+});
+
+// src/kinds/define/referrers.ts
+function liveReferrers(target, holders, view, still = false) {
+  const id = String(target.id);
+  return holders.flatMap(
+    ({ kind: kind2, field: field3, specs }) => (view?.live(kind2)?.objects ?? []).filter((o) => o.deleted !== true && !(kind2 === target.kind && String(o.id) === id)).filter((o) => holds(o[field3], specs, id)).filter((o) => !still || stillNames(kind2, o, target, view)).map((o) => ({ kind: kind2, name: o.name ?? String(o.id), id: o.id }))
+  );
+}
+function stillNames(kind2, o, target, view) {
+  const declared = view?.declared(kind2) ?? [];
+  const d = declared.find((x) => x.id !== void 0 && String(x.id) === String(o.id)) ?? declared.find((x) => x.id === void 0 && x.name === o.name);
+  if (d === void 0) return true;
+  if (d.deleted) return false;
+  return (d.refs ?? []).some(
+    (r) => r.kind === target.kind && (r.name === target.name || String(r.id) === String(target.id))
+  );
+}
+var holds;
+var init_referrers = __esm({
+  "src/kinds/define/referrers.ts"() {
+    "use strict";
+    init_references();
+    holds = (value, specs, id) => findReferences(value, specs).some(({ spec, node: node3 }) => {
+      const held = node3[spec.id];
+      return Array.isArray(held) ? held.some((x) => String(x) === id) : String(held) === id;
+    });
   }
 });
 
@@ -24148,39 +25103,370 @@ var init_shapes = __esm({
   }
 });
 
-// src/kinds/batch-export/operations/answers.ts
-var obj2, str2, strOrNull2, bool, run, backfill, logEntry, OPERATIONS_ANSWERS;
+// src/kinds/action/answers.ts
+var obj2, str2, strOrNull2, int2, list2, bool, action, ACTION_ANSWERS;
 var init_answers = __esm({
+  "src/kinds/action/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj2, str: str2, strOrNull: strOrNull2, int: int2, list: list2, bool } = answerTypes);
+    action = obj2(
+      {
+        id: int2,
+        name: strOrNull2,
+        description: strOrNull2,
+        tags: list2(str2),
+        steps: { type: ["array", "null"], items: { type: "object" } },
+        pinned_at: strOrNull2,
+        deleted: bool
+      },
+      ["id", "name"]
+    );
+    ACTION_ANSWERS = {
+      /** The list: `count` and every action in `results`; `next` only where an older service pages. */
+      actionPage: {
+        schema: answerObject({ results: list2(action), count: { type: "integer", minimum: 0 }, next: strOrNull2 }, [
+          "results",
+          "count"
+        ]),
+        list: "results"
+      },
+      /** One action: retrieve, create and PATCH. */
+      action: { schema: action }
+    };
+  }
+});
+
+// src/kinds/action/steps.ts
+function comparableStep(step) {
+  if (!isPlainObject(step)) return step;
+  const out = {};
+  for (const key2 of STEP_KEYS) {
+    let value = Object.hasOwn(step, key2) ? step[key2] : key2 === "url_matching" ? "contains" : null;
+    if ((key2 === "url" || key2 === "selector") && typeof value === "string") value = value.trim();
+    if (key2 === "properties" && Array.isArray(value) && value.length === 0) value = null;
+    if (key2 === "url_matching") {
+      if (value !== "contains") out[key2] = value ?? null;
+    } else if (value !== null && value !== void 0) out[key2] = value;
+  }
+  return out;
+}
+function comparableSteps(value) {
+  if (value === null || value === void 0) return [];
+  return Array.isArray(value) ? value.map(comparableStep) : value;
+}
+var MATCHING, STEP_KEYS, text2, matching, stepsSchema;
+var init_steps = __esm({
+  "src/kinds/action/steps.ts"() {
+    "use strict";
+    init_values();
+    MATCHING = ["contains", "regex", "exact"];
+    STEP_KEYS = [
+      "event",
+      "properties",
+      "selector",
+      "tag_name",
+      "text",
+      "text_matching",
+      "href",
+      "href_matching",
+      "url",
+      "url_matching"
+    ];
+    text2 = (description) => ({ type: ["string", "null"], description });
+    matching = (what, fallback) => ({
+      enum: [...MATCHING, null],
+      description: `How ${what} is matched: contains, regex (RE2) or exact; default ${fallback}.`
+    });
+    stepsSchema = {
+      type: "array",
+      description: "The action's steps, the whole list: the action matches an event when any step matches it. A step's keys that are left out are not matched on.",
+      items: {
+        type: "object",
+        description: "One step: an event, optionally narrowed by its properties, the page URL or the element clicked.",
+        additionalProperties: false,
+        properties: {
+          event: text2("The event's name: `$pageview`, `$autocapture`, or a custom event."),
+          properties: {
+            type: ["array", "null"],
+            description: "Event or person property filters: `{key, value, operator, type}` each (type event or person).",
+            items: { type: "object" }
+          },
+          selector: text2("CSS selector of the element (autocapture)."),
+          tag_name: text2("HTML tag of the element (autocapture)."),
+          text: text2("The element's text (autocapture)."),
+          text_matching: matching("`text`", "exact"),
+          href: text2("The link's href (autocapture)."),
+          href_matching: matching("`href`", "exact"),
+          url: text2("The page URL (trimmed by the service)."),
+          url_matching: matching("`url`", "contains")
+        }
+      }
+    };
+  }
+});
+
+// src/kinds/action/fields.ts
+var pinnedAt, actionFields;
+var init_fields2 = __esm({
+  "src/kinds/action/fields.ts"() {
+    "use strict";
+    init_define();
+    init_steps();
+    pinnedAt = (value) => value !== null && value !== void 0 && value !== "" && value !== false;
+    actionFields = fieldTable({
+      name: text(
+        "The action's name: its identity within the project (the service keeps names unique among live actions).",
+        { minLength: 1, maxLength: 400, pattern: "\\S" },
+        { required: true, live: (answer) => answer.name ?? "" }
+      ),
+      id: integer("The service's action id: pins identity across renames (pull writes it).", { minimum: 1 }),
+      description: longText("What the action means."),
+      tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
+      steps: field(stepsSchema, {
+        normalise: comparableSteps,
+        toYaml: comparableSteps
+      }),
+      pinned: flag("Pinned to the top of the actions list.", {
+        live: (answer) => answer.pinned_at,
+        normalise: pinnedAt,
+        toYaml: pinnedAt
+      }),
+      deleted: flag("Tombstone: soft-delete the action (idempotent; the service never refuses it).")
+    });
+  }
+});
+
+// src/scopes.ts
+function grants(scopes, needed) {
+  if (scopes.includes("*") || scopes.includes(needed)) return true;
+  const [object, access] = needed.split(":");
+  return access === "read" && scopes.includes(`${object}:write`);
+}
+function mergeNeeds(needs) {
+  const byScope = /* @__PURE__ */ new Map();
+  for (const need of needs) {
+    const entry = byScope.get(need.scope) ?? { always: false, when: [] };
+    if (need.when === void 0) entry.always = true;
+    else if (!entry.when.includes(need.when)) entry.when.push(need.when);
+    byScope.set(need.scope, entry);
+  }
+  const implied = (scope) => {
+    const [object, access] = scope.split(":");
+    return access === "read" && byScope.get(`${object}:write`)?.always === true;
+  };
+  return [...byScope].filter(([scope]) => !implied(scope)).map(
+    ([scope, { always, when }]) => always || when.length === 0 ? { scope } : { scope, when: when.join("; or ") }
+  );
+}
+var FEATURE_SCOPES;
+var init_scopes = __esm({
+  "src/scopes.ts"() {
+    "use strict";
+    FEATURE_SCOPES = [
+      {
+        scope: "project:read",
+        when: "a plan sets tags or adds collaborators (the paid features; without it: a note)"
+      },
+      {
+        scope: "organization:read",
+        when: "a plan sets tags or adds collaborators (the paid features; without it: a note)"
+      }
+    ];
+  }
+});
+
+// src/kinds/action/scopes.ts
+var ACTION_SCOPES;
+var init_scopes2 = __esm({
+  "src/kinds/action/scopes.ts"() {
+    "use strict";
+    init_scopes();
+    ACTION_SCOPES = {
+      read: [{ scope: "action:read" }, ...FEATURE_SCOPES],
+      write: [{ scope: "action:write" }],
+      pull: [{ scope: "action:read" }]
+    };
+  }
+});
+
+// src/kinds/action/service.ts
+var ACTION_ENDPOINTS;
+var init_service = __esm({
+  "src/kinds/action/service.ts"() {
+    "use strict";
+    init_model_api();
+    init_answers();
+    ACTION_ENDPOINTS = {
+      path: "actions",
+      shapes: { page: ACTION_ANSWERS.actionPage, one: ACTION_ANSWERS.action },
+      paging: { limit: 1e3, byCount: true }
+    };
+  }
+});
+
+// src/kinds/action/index.ts
+function actionHook(action2, about) {
+  const { desired, live, ctx } = about;
+  if (action2.action === "soft_delete" && live !== void 0) return softDelete(action2, live, about);
+  if (action2.action === "create") {
+    const total = liveActionsAfter(ctx);
+    if (total > MAX_ACTIONS) {
+      action2 = {
+        ...action2,
+        warnings: [
+          ...action2.warnings,
+          `the project would hold ${total} live actions: the service refuses a create past ${MAX_ACTIONS} ("Resource limit exceeded.", 402)`
+        ]
+      };
+    }
+  }
+  if (action2.action === "restore" && desired !== void 0 && live !== void 0) {
+    const holder = ctx.live.objects.find(
+      (o) => o.id !== live.id && o.deleted !== true && o.name === desired.name
+    );
+    if (holder !== void 0) {
+      ctx.sink.errors.push({
+        message: `action "${desired.name}" pins action ${live.id}, which is soft-deleted, and live action ${holder.id} holds its name: the service keeps action names unique, so restoring it would leave two live actions of one name; tombstone or rename one of them first`,
+        source: desired.source
+      });
+      return void 0;
+    }
+  }
+  const pinned = action2.after?.pinned;
+  if ((action2.action === "create" || action2.action === "update") && typeof pinned === "boolean") {
+    const pinnedAt2 = pinned ? ctx.options.now.toISOString() : null;
+    return { ...action2, sends: { ...action2.sends, pinned_at: pinnedAt2 } };
+  }
+  return action2;
+}
+function softDelete(action2, live, { ctx }) {
+  const view = ctx.others ?? {
+    declared: () => [],
+    live: (kind2) => kind2 === "action" ? ctx.live : void 0
+  };
+  const target = { kind: "action", id: live.id, name: live.name };
+  const referrers = liveReferrers(target, ACTION_HOLDERS, view);
+  const still = liveReferrers(target, ACTION_HOLDERS, view, true);
+  const words3 = (kind2) => kind2.replaceAll("_", " ");
+  const warnings = still.length > 0 ? [
+    `still used by ${still.map((l) => `${words3(l.kind)} "${l.name}"`).join(", ")}: the service deletes it all the same, and they keep its id, matching nothing`
+  ] : [];
+  return {
+    ...action2,
+    ...referrers.length > 0 ? { required_by: referrers } : {},
+    warnings: [...action2.warnings, ...warnings]
+  };
+}
+function liveActionsAfter(ctx) {
+  const live = ctx.live.objects.filter((o) => o.deleted !== true);
+  const names = new Set(live.map((o) => o.name));
+  const ids = new Set(ctx.live.objects.map((o) => String(o.id)));
+  const created = (ctx.others?.declared("action") ?? []).filter(
+    (d) => !d.deleted && (d.id !== void 0 ? !ids.has(String(d.id)) : !names.has(d.name))
+  );
+  return live.length + created.length;
+}
+function uniqueNames(project2) {
+  const first = /* @__PURE__ */ new Map();
+  const problems = [];
+  for (const d of project2.objects.action ?? []) {
+    if (d.deleted) continue;
+    const seen = first.get(d.name);
+    if (seen === void 0) first.set(d.name, d);
+    else if (seen.id !== void 0 || d.id !== void 0) {
+      const at2 = seen.source;
+      problems.push({
+        source: d.source,
+        message: `duplicate action name "${d.name}": also declared at ${at2.file}:${at2.line}:${at2.column}; the service keeps action names unique among live actions, pinned or not`
+      });
+    }
+  }
+  return problems;
+}
+var body, ANY_ACTION, ACTION_HOLDERS, MAX_ACTIONS, actionModel, actionKind;
+var init_action = __esm({
+  "src/kinds/action/index.ts"() {
+    "use strict";
+    init_model();
+    init_referrers();
+    init_answers();
+    init_fields2();
+    init_scopes2();
+    init_service();
+    body = (action2, env, owner, referenced) => {
+      const out = modelBody(actionFields, action2, env, owner, referenced);
+      delete out.pinned;
+      return out;
+    };
+    ANY_ACTION = [
+      { kind: "action", at: "**", where: { event_type: "actions" }, name: "action", id: "key" },
+      { kind: "action", at: "**", where: { seq_event_type: "actions" }, name: "seq_action", id: "seq_event" },
+      { kind: "action", at: "**", where: { kind: "ActionsNode" }, name: "action", id: "id" },
+      { kind: "action", at: "**", where: { type: "actions" }, name: "action", id: "id" }
+    ];
+    ACTION_HOLDERS = [
+      { kind: "cohort", field: "filters", specs: ANY_ACTION },
+      { kind: "insight", field: "query", specs: ANY_ACTION }
+    ];
+    MAX_ACTIONS = 500;
+    actionModel = defineModel({
+      name: "action",
+      key: "actions",
+      words: { one: "action", many: "actions" },
+      schema: {
+        list: "Actions of the project: named sets of events that insights count and cohorts match. Listing the key (even empty) lets --prune soft-delete undeclared ones.",
+        item: "An action, identified by its name (or a pinned id). Only the keys written here are managed.",
+        def: "action"
+      },
+      fields: actionFields,
+      ...ACTION_ENDPOINTS,
+      scopes: ACTION_SCOPES,
+      answers: ACTION_ANSWERS,
+      live: (answer) => ({ ...answer, name: answer.name ?? "" }),
+      // `search` is a contains-match on the name; the list answers every match to one request.
+      search: { param: "search" },
+      readsDeleted: true,
+      verbs: { create: { body }, update: { body } },
+      hooks: { action: actionHook, checkProject: uniqueNames }
+    });
+    actionKind = actionModel.kind;
+  }
+});
+
+// src/kinds/batch-export/operations/answers.ts
+var obj3, str3, strOrNull3, bool2, run, backfill, logEntry, OPERATIONS_ANSWERS;
+var init_answers2 = __esm({
   "src/kinds/batch-export/operations/answers.ts"() {
     "use strict";
     init_shapes();
-    ({ obj: obj2, str: str2, strOrNull: strOrNull2, bool } = answerTypes);
-    run = obj2(
+    ({ obj: obj3, str: str3, strOrNull: strOrNull3, bool: bool2 } = answerTypes);
+    run = obj3(
       {
-        id: str2,
-        status: str2,
-        created_at: str2,
-        finished_at: strOrNull2,
-        data_interval_start: strOrNull2,
-        data_interval_end: strOrNull2,
+        id: str3,
+        status: str3,
+        created_at: str3,
+        finished_at: strOrNull3,
+        data_interval_start: strOrNull3,
+        data_interval_end: strOrNull3,
         records_completed: { type: ["integer", "null"] },
-        latest_error: strOrNull2,
-        backfill: strOrNull2
+        latest_error: strOrNull3,
+        backfill: strOrNull3
       },
       ["id", "status", "created_at"]
     );
-    backfill = obj2(
+    backfill = obj3(
       {
-        id: str2,
-        status: str2,
-        created_at: str2,
-        start_at: strOrNull2,
-        end_at: strOrNull2,
+        id: str3,
+        status: str3,
+        created_at: str3,
+        start_at: strOrNull3,
+        end_at: strOrNull3,
         progress: { type: ["object", "null"] }
       },
       ["id", "status", "created_at"]
     );
-    logEntry = obj2({ timestamp: str2, level: str2, message: str2, instance_id: str2 }, [
+    logEntry = obj3({ timestamp: str3, level: str3, message: str3, instance_id: str3 }, [
       "timestamp",
       "level",
       "message"
@@ -24192,42 +25478,42 @@ var init_answers = __esm({
       /** Logs come in a limit/offset envelope whose `next` is always null (service-api.md §4). */
       logPage: cursorPage(logEntry),
       /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
-      backfillCreated: { schema: obj2({ backfill_id: str2 }, ["backfill_id"]) },
-      cancelled: { schema: obj2({ cancelled: bool }, ["cancelled"]) }
+      backfillCreated: { schema: obj3({ backfill_id: str3 }, ["backfill_id"]) },
+      cancelled: { schema: obj3({ cancelled: bool2 }, ["cancelled"]) }
     };
   }
 });
 
 // src/kinds/batch-export/answers.ts
-var obj3, str3, strOrNull3, int2, bool2, list2, batchExport, BATCH_EXPORT_ANSWERS;
-var init_answers2 = __esm({
+var obj4, str4, strOrNull4, int3, bool3, list3, batchExport, BATCH_EXPORT_ANSWERS;
+var init_answers3 = __esm({
   "src/kinds/batch-export/answers.ts"() {
     "use strict";
     init_shapes();
-    init_answers();
-    ({ obj: obj3, str: str3, strOrNull: strOrNull3, int: int2, bool: bool2, list: list2 } = answerTypes);
-    batchExport = obj3(
+    init_answers2();
+    ({ obj: obj4, str: str4, strOrNull: strOrNull4, int: int3, bool: bool3, list: list3 } = answerTypes);
+    batchExport = obj4(
       {
-        id: str3,
-        team_id: int2,
-        name: str3,
-        model: strOrNull3,
-        destination: obj3(
+        id: str4,
+        team_id: int3,
+        name: str4,
+        model: strOrNull4,
+        destination: obj4(
           {
-            type: str3,
+            type: str4,
             config: { type: ["object", "null"] },
             integration: { type: ["integer", "null"] }
           },
           ["type"]
         ),
-        interval: str3,
-        paused: bool2,
-        last_paused_at: strOrNull3,
-        start_at: strOrNull3,
-        end_at: strOrNull3,
-        hogql_query: strOrNull3,
+        interval: str4,
+        paused: bool3,
+        last_paused_at: strOrNull4,
+        start_at: strOrNull4,
+        end_at: strOrNull4,
+        hogql_query: strOrNull4,
         filters: { type: ["array", "null"] },
-        latest_runs: list2(OPERATIONS_ANSWERS.run.schema)
+        latest_runs: list3(OPERATIONS_ANSWERS.run.schema)
       },
       ["id", "team_id", "name", "destination", "interval", "paused"]
     );
@@ -24236,7 +25522,7 @@ var init_answers2 = __esm({
       batchExportPage: listPage(batchExport),
       batchExport: { schema: batchExport },
       /** Pause and unpause (the OpenAPI names no body). */
-      paused: { schema: obj3({ paused: bool2 }, ["paused"]) },
+      paused: { schema: obj4({ paused: bool3 }, ["paused"]) },
       ...OPERATIONS_ANSWERS
     };
   }
@@ -24317,18 +25603,18 @@ function configSchema(type) {
 function configKeys(type) {
   return new Set(Object.keys(CONFIGS[type]?.properties ?? {}));
 }
-var SECRET_NOTE, str4, bool3, int3, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
+var SECRET_NOTE, str5, bool4, int4, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
 var init_schema3 = __esm({
   "src/kinds/batch-export/service-rules/schema.ts"() {
     "use strict";
     SECRET_NOTE = "Secret: must be a ${NAME} reference to an environment variable; never sent back by the service.";
-    str4 = (description, extra = {}) => ({
+    str5 = (description, extra = {}) => ({
       type: "string",
       description,
       ...extra
     });
-    bool3 = (description) => ({ type: "boolean", description });
-    int3 = (description, minimum, maximum) => ({
+    bool4 = (description) => ({ type: "boolean", description });
+    int4 = (description, minimum, maximum) => ({
       type: "integer",
       description,
       ...minimum === void 0 ? {} : { minimum },
@@ -24356,22 +25642,22 @@ var init_schema3 = __esm({
     };
     COMPRESSIONS = ["gzip", "brotli", "zstd", "lz4", "snappy"];
     OBJECT_FILES = {
-      compression: str4(
+      compression: str5(
         "Compression: gzip or brotli for JSONLines; zstd, lz4, snappy, gzip or brotli for Parquet. Default none.",
         { enum: COMPRESSIONS }
       ),
-      file_format: str4("File format of the exported files (default JSONLines).", {
+      file_format: str5("File format of the exported files (default JSONLines).", {
         enum: ["JSONLines", "Parquet"]
       }),
-      max_file_size_mb: int3("Split files above this size (MB); default no limit.", 1)
+      max_file_size_mb: int4("Split files above this size (MB); default no limit.", 1)
     };
-    LEGACY_PARQUET = bool3(
+    LEGACY_PARQUET = bool4(
       "Keep the codec in Parquet file names (e.g. .parquet.zst): only for an export that already writes them; the service refuses true on a new export."
     );
     S3_PLACE = {
-      bucket_name: str4("S3 bucket name.", { minLength: 1 }),
-      region: str4("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
-      prefix: str4("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
+      bucket_name: str5("S3 bucket name.", { minLength: 1 }),
+      region: str5("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
+      prefix: str5("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
     };
     configAwsS3 = {
       type: "object",
@@ -24381,8 +25667,8 @@ var init_schema3 = __esm({
         ...S3_PLACE,
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
-        encryption: str4("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str4("KMS key id when encryption is aws:kms."),
+        encryption: str5("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str5("KMS key id when encryption is aws:kms."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -24395,7 +25681,7 @@ var init_schema3 = __esm({
         ...S3_PLACE,
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
-        use_virtual_style_addressing: bool3("Use virtual-hosted-style bucket URLs (default false)."),
+        use_virtual_style_addressing: bool4("Use virtual-hosted-style bucket URLs (default false)."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -24405,18 +25691,18 @@ var init_schema3 = __esm({
       description: "Legacy Amazon S3 with inline keys: kept for exports created before integrations. The newest service refuses new S3 exports (and migrated the old ones to AwsS3 / S3Compatible): use those types with an integration.",
       additionalProperties: false,
       properties: {
-        bucket_name: str4("S3 bucket name."),
-        region: str4("AWS region of the bucket, e.g. us-east-1."),
-        prefix: str4("Key prefix inside the bucket; may use the service's date placeholders."),
+        bucket_name: str5("S3 bucket name."),
+        region: str5("AWS region of the bucket, e.g. us-east-1."),
+        prefix: str5("Key prefix inside the bucket; may use the service's date placeholders."),
         aws_access_key_id: secret("AWS access key id."),
         aws_secret_access_key: secret("AWS secret access key."),
         ...OBJECT_FILES,
-        encryption: str4("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str4("KMS key id when encryption is aws:kms."),
-        endpoint_url: str4(
+        encryption: str5("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str5("KMS key id when encryption is aws:kms."),
+        endpoint_url: str5(
           "Endpoint of an S3-compatible service instead of AWS (S3Compatible in the newest service)."
         ),
-        use_virtual_style_addressing: bool3("Use virtual-hosted-style bucket URLs."),
+        use_virtual_style_addressing: bool4("Use virtual-hosted-style bucket URLs."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -24426,19 +25712,19 @@ var init_schema3 = __esm({
       description: "Snowflake. Newest service: account, user and password or key pair live in the snowflake integration named by destination.integration; the inline keys are for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str4("Database name."),
-        warehouse: str4("Warehouse name."),
-        schema: str4("Schema name."),
-        table_name: str4("Table to write into (default events)."),
-        role: str4("Role to assume; default the user's."),
-        account: str4(
+        database: str5("Database name."),
+        warehouse: str5("Warehouse name."),
+        schema: str5("Schema name."),
+        table_name: str5("Table to write into (default events)."),
+        role: str5("Role to assume; default the user's."),
+        account: str5(
           "Snowflake account identifier. Legacy (exports created before integrations): the newest service keeps it in the integration."
         ),
         user: legacySecret("Snowflake user."),
         password: legacySecret("Snowflake password (authentication_type password)."),
         private_key: legacySecret("Private key (authentication_type keypair)."),
         private_key_passphrase: legacySecret("Passphrase of the private key."),
-        authentication_type: str4(
+        authentication_type: str5(
           "How to authenticate. Legacy (exports created before integrations): the newest service keeps it in the integration.",
           { enum: ["password", "keypair"] }
         ),
@@ -24451,12 +25737,12 @@ var init_schema3 = __esm({
       description: "PostgreSQL. Newest service: new exports need the postgresql integration named by destination.integration (host and credentials); inline user and password stay accepted for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str4("Database name."),
-        schema: str4("Database schema (default public)."),
-        table_name: str4("Table to write into (default events)."),
-        has_self_signed_cert: bool3("Accept a self-signed TLS certificate (default false)."),
-        host: str4("Database host name, when not the integration's (the service refuses private addresses)."),
-        port: int3("Database port (default 5432).", 1, 65535),
+        database: str5("Database name."),
+        schema: str5("Database schema (default public)."),
+        table_name: str5("Table to write into (default events)."),
+        has_self_signed_cert: bool4("Accept a self-signed TLS certificate (default false)."),
+        host: str5("Database host name, when not the integration's (the service refuses private addresses)."),
+        port: int4("Database port (default 5432).", 1, 65535),
         user: legacySecret("Database user."),
         password: legacySecret("Database password."),
         ...EVENT_LISTS
@@ -24478,27 +25764,27 @@ var init_schema3 = __esm({
       description: "Amazon Redshift. Newest service: new exports need the aws-redshift integration named by destination.integration; inline user and password stay accepted for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str4("Database name."),
+        database: str5("Database name."),
         user: legacySecret("Database user."),
         password: legacySecret("Database password."),
-        host: str4(
+        host: str5(
           "Cluster or workgroup endpoint; required when the integration has none (the service refuses private addresses)."
         ),
-        port: int3("Database port (default 5439).", 1, 65535),
-        schema: str4("Database schema (default public)."),
-        table_name: str4("Table to write into (default events)."),
-        properties_data_type: str4("Column type of the properties (default varchar).", {
+        port: int4("Database port (default 5439).", 1, 65535),
+        schema: str5("Database schema (default public)."),
+        table_name: str5("Table to write into (default events)."),
+        properties_data_type: str5("Column type of the properties (default varchar).", {
           enum: ["varchar", "super"]
         }),
-        mode: str4("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
+        mode: str5("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
         copy_inputs: {
           type: "object",
           description: "Staging bucket for mode COPY.",
           additionalProperties: false,
           properties: {
-            s3_bucket: str4("Staging S3 bucket."),
-            region_name: str4("AWS region of the staging bucket."),
-            s3_key_prefix: str4("Key prefix inside the staging bucket."),
+            s3_bucket: str5("Staging S3 bucket."),
+            region_name: str5("AWS region of the staging bucket."),
+            s3_key_prefix: str5("Key prefix inside the staging bucket."),
             authorization: {
               ...awsKeys("How Redshift reads the staging bucket"),
               type: ["string", "object", "integer"],
@@ -24507,7 +25793,7 @@ var init_schema3 = __esm({
             bucket_credentials: awsKeys("How the export writes to the staging bucket")
           }
         },
-        has_self_signed_cert: bool3(
+        has_self_signed_cert: bool4(
           "Accept a self-signed TLS certificate. Older services only: the newest refuses it as an unknown field."
         ),
         ...EVENT_LISTS
@@ -24519,10 +25805,10 @@ var init_schema3 = __esm({
       description: "Google BigQuery. Newest service: the service account lives in the google-cloud-service-account integration named by destination.integration; the inline key fields are for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        dataset_id: str4("BigQuery dataset id."),
-        table_id: str4("Table to write into (default events)."),
-        use_json_type: bool3("Store properties as JSON (default false; cannot change after create)."),
-        project_id: str4("Google Cloud project id; default the integration's."),
+        dataset_id: str5("BigQuery dataset id."),
+        table_id: str5("Table to write into (default events)."),
+        use_json_type: bool4("Store properties as JSON (default false; cannot change after create)."),
+        project_id: str5("Google Cloud project id; default the integration's."),
         private_key: legacySecret("Service-account private key."),
         private_key_id: legacySecret("Service-account private key id."),
         token_uri: legacySecret("Service-account token URI."),
@@ -24536,12 +25822,12 @@ var init_schema3 = __esm({
       description: "Databricks: the credentials live in the databricks integration named by destination.integration. http_path, catalog, schema and table_name are required to create one.",
       additionalProperties: false,
       properties: {
-        http_path: str4("SQL warehouse HTTP path."),
-        catalog: str4("Unity Catalog name."),
-        schema: str4("Schema name."),
-        table_name: str4("Table to write into."),
-        use_variant_type: bool3("Store properties as VARIANT (default true)."),
-        use_automatic_schema_evolution: bool3("Let the table schema evolve (default true)."),
+        http_path: str5("SQL warehouse HTTP path."),
+        catalog: str5("Unity Catalog name."),
+        schema: str5("Schema name."),
+        table_name: str5("Table to write into."),
+        use_variant_type: bool4("Store properties as VARIANT (default true)."),
+        use_automatic_schema_evolution: bool4("Let the table schema evolve (default true)."),
         ...EVENT_LISTS
       }
     };
@@ -24550,8 +25836,8 @@ var init_schema3 = __esm({
       description: "Azure Blob Storage: the credentials live in the azure-blob integration named by destination.integration. container_name is required to create one.",
       additionalProperties: false,
       properties: {
-        container_name: str4("Blob container name."),
-        prefix: str4("Blob name prefix (default none)."),
+        container_name: str5("Blob container name."),
+        prefix: str5("Blob name prefix (default none)."),
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
         ...EVENT_LISTS
@@ -24562,7 +25848,7 @@ var init_schema3 = __esm({
       description: "PostHog batch HTTP endpoint (events model only; inline token, no integration). url and token are required to create one.",
       additionalProperties: false,
       properties: {
-        url: str4(
+        url: str5(
           "Endpoint URL: the newest service accepts only https://us.i.posthog.com/batch/ or https://eu.i.posthog.com/batch/."
         ),
         token: secret("Project API token of the receiving project."),
@@ -24575,7 +25861,7 @@ var init_schema3 = __esm({
       description: "Does nothing; for tests.",
       additionalProperties: false,
       properties: {
-        arg: str4("Free-form argument, ignored (default empty)."),
+        arg: str5("Free-form argument, ignored (default empty)."),
         ...EVENT_LISTS
       }
     };
@@ -24800,12 +26086,12 @@ function declareTimezone(value, { ctx, pointer }) {
 function declareInstant(value, { ctx, pointer }) {
   if (value === null) return null;
   const key2 = pointer.slice(1);
-  const text2 = ctx.text(pointer, value).trim();
-  if (WITHOUT_ZONE.test(text2)) {
+  const text3 = ctx.text(pointer, value).trim();
+  if (WITHOUT_ZONE.test(text3)) {
     ctx.error(pointer, `${key2} of ${ctx.owner} has no timezone: write it like 2026-01-01T00:00:00Z`);
     return void 0;
   }
-  const ms = WITH_ZONE.test(text2) ? Date.parse(text2.replace(" ", "T")) : Number.NaN;
+  const ms = WITH_ZONE.test(text3) ? Date.parse(text3.replace(" ", "T")) : Number.NaN;
   if (Number.isNaN(ms)) {
     ctx.error(
       pointer,
@@ -25001,7 +26287,7 @@ var init_declare = __esm({
 
 // src/kinds/batch-export/fields.ts
 var UUID, columns, batchExportFields;
-var init_fields2 = __esm({
+var init_fields3 = __esm({
   "src/kinds/batch-export/fields.ts"() {
     "use strict";
     init_define();
@@ -25165,17 +26451,17 @@ var init_item_rules = __esm({
 });
 
 // src/kinds/batch-export/live.ts
-async function readBatchExports(client, project2, declared, _run, list7) {
+async function readBatchExports(client, project2, declared, _run, list8) {
   const names = (d) => !d.deleted && (d.destination?.integration !== void 0 || d.destination?.integrationName !== void 0);
   const read2 = declared.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project2, read2, list7), read: read2 };
+  return { live: await readAll(client, project2, read2, list8), read: read2 };
 }
-async function rereadBatchExports(client, project2, read2, _run, list7) {
-  return readAll(client, project2, checkReads(read2), list7);
+async function rereadBatchExports(client, project2, read2, _run, list8) {
+  return readAll(client, project2, checkReads(read2), list8);
 }
-async function readAll(client, project2, read2, list7) {
+async function readAll(client, project2, read2, list8) {
   const [objects, integrations] = await Promise.all([
-    list7(),
+    list8(),
     read2.integrations ? client.integrations.listAll(project2) : void 0
   ]);
   const live = { objects };
@@ -25242,10 +26528,10 @@ function fingerprintActions(kinds, actions, live) {
   const byProject = new Map(live.map((p) => [p.project, p]));
   const keys = fingerprintKeys(actions);
   const out = {};
-  for (const [i, action] of actions.entries()) {
+  for (const [i, action2] of actions.entries()) {
     const key2 = keys[i];
     if (key2 in out) continue;
-    out[key2] = fingerprintLive(kinds, byProject.get(action.object.project), action.object);
+    out[key2] = fingerprintLive(kinds, byProject.get(action2.object.project), action2.object);
   }
   return out;
 }
@@ -25319,7 +26605,7 @@ function kindOrder(kinds) {
 function compareActions(a, b, order) {
   const va = order.verb(a.action);
   const vb = order.verb(b.action);
-  const key2 = (v, action) => v?.sortKey?.(action) ?? "";
+  const key2 = (v, action2) => v?.sortKey?.(action2) ?? "";
   return Number(va?.deletes === true) - Number(vb?.deletes === true) || a.object.project - b.object.project || order.kind(a.object.kind) - order.kind(b.object.kind) || compareText(a.object.name, b.object.name) || (va?.step ?? 0) - (vb?.step ?? 0) || compareText(key2(va, a), key2(vb, b));
 }
 function sortActions(actions, order) {
@@ -25412,11 +26698,11 @@ function narrowToTargets(kinds, sink, desired, live, targets2) {
 function isGlob(target) {
   return /[*?[\\]/.test(target.slice(target.indexOf("/") + 1));
 }
-function actionCandidate(action) {
-  const names = [action.object.name];
-  const liveName = action.before?.name;
-  if (typeof liveName === "string" && action.object.source === void 0) names.push(liveName);
-  return { kind: action.object.kind, names, id: action.object.id };
+function actionCandidate(action2) {
+  const names = [action2.object.name];
+  const liveName = action2.before?.name;
+  if (typeof liveName === "string" && action2.object.source === void 0) names.push(liveName);
+  return { kind: action2.object.kind, names, id: action2.object.id };
 }
 function candidates(kind2, desired, live) {
   const declared = desired.flatMap(
@@ -25492,7 +26778,7 @@ function planProject(kinds, project2, live, options, sink) {
     }
     const planned2 = (d) => scope === void 0 || scope.has(declarationKey(live.project, d));
     const errors = [];
-    const matching = matchObjects(declared, kindLive.objects, kind2.words.one, errors, kind2.replaced);
+    const matching2 = matchObjects(declared, kindLive.objects, kind2.words.one, errors, kind2.replaced);
     const own = new Set(declared.filter(planned2).map((d) => d.source));
     sink.errors.push(
       ...errors.filter((e) => scope === void 0 || e.source === void 0 || own.has(e.source))
@@ -25505,7 +26791,7 @@ function planProject(kinds, project2, live, options, sink) {
       sink,
       others: { declared: (name) => declaredOf(project2, name), live: (name) => live.kinds[name] }
     };
-    for (const { desired, live: match, replaced } of matching.pairs) {
+    for (const { desired, live: match, replaced } of matching2.pairs) {
       if (!planned2(desired)) continue;
       if (replaced && !options.force) {
         const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");
@@ -25519,15 +26805,15 @@ function planProject(kinds, project2, live, options, sink) {
       kind2.plan(desired, match, declaredRef(kind2.name, live.project, desired, match), ctx);
       if (replaced === void 0) continue;
       for (const leftover of replaced.leftovers) {
-        const action = kind2.prune(leftover, declaredRef(kind2.name, live.project, desired, leftover), ctx);
-        sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
+        const action2 = kind2.prune(leftover, declaredRef(kind2.name, live.project, desired, leftover), ctx);
+        sink.actions.push({ ...action2, warnings: [...action2.warnings, replaced.why] });
       }
     }
     if (options.prune && scope === void 0 && project2.manages.includes(kind2.name)) {
-      planPrune(kind2, project2.ignore[kind2.name] ?? [], ctx, matching.claimed);
+      planPrune(kind2, project2.ignore[kind2.name] ?? [], ctx, matching2.claimed);
     } else if (options.undeclared && scope === void 0 && project2.manages.includes(kind2.name)) {
       const probe = newSink();
-      planPrune(kind2, project2.ignore[kind2.name] ?? [], { ...ctx, sink: probe }, matching.claimed);
+      planPrune(kind2, project2.ignore[kind2.name] ?? [], { ...ctx, sink: probe }, matching2.claimed);
       sink.undeclared = [...sink.undeclared ?? [], ...probe.actions.map((a) => a.object)];
     }
   }
@@ -25555,11 +26841,11 @@ function deleteLimit(liveCount) {
 function checkSafety(kinds, plan, live, options) {
   if (options.force) return void 0;
   const deletes = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    const kindOf2 = kinds.find((k) => k.name === action.object.kind);
-    if (!kindOf2?.verbs.some((v) => v.name === action.action && v.deletes)) continue;
-    const key2 = `${action.object.project}/${action.object.kind}`;
-    const entry = deletes.get(key2) ?? { project: action.object.project, kind: action.object.kind, count: 0 };
+  for (const action2 of plan.actions) {
+    const kindOf2 = kinds.find((k) => k.name === action2.object.kind);
+    if (!kindOf2?.verbs.some((v) => v.name === action2.action && v.deletes)) continue;
+    const key2 = `${action2.object.project}/${action2.object.kind}`;
+    const entry = deletes.get(key2) ?? { project: action2.object.project, kind: action2.object.kind, count: 0 };
     entry.count += 1;
     deletes.set(key2, entry);
   }
@@ -25699,8 +26985,8 @@ var init_integrations = __esm({
 });
 
 // src/kinds/batch-export/operations/backfill-command.ts
-function quoteArg(text2) {
-  return /^[\w@%+=:,./-]+$/.test(text2) ? text2 : `'${text2.replace(/'/g, "'\\''")}'`;
+function quoteArg(text3) {
+  return /^[\w@%+=:,./-]+$/.test(text3) ? text3 : `'${text3.replace(/'/g, "'\\''")}'`;
 }
 function backfillCommand(name, start2, end) {
   return `posthog-gitops backfill ${quoteArg(name)} --start ${quoteArg(start2)} --end ${quoteArg(end)}`;
@@ -25710,8 +26996,8 @@ function gapBackfillCommand(name, interval, pausedSince, now, offsetDay = 0) {
   if (Number.isNaN(paused)) return void 0;
   const [start2, end] = interval === "week" ? [weekStart(paused, offsetDay), weekStart(now.getTime(), offsetDay)] : [floor(paused, interval), floor(now.getTime(), interval)];
   if (start2 >= end) return void 0;
-  const text2 = interval === "day" || interval === "week" ? (ms) => new Date(ms).toISOString().slice(0, 10) : (ms) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
-  return backfillCommand(name, text2(start2), text2(end));
+  const text3 = interval === "day" || interval === "week" ? (ms) => new Date(ms).toISOString().slice(0, 10) : (ms) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+  return backfillCommand(name, text3(start2), text3(end));
 }
 function floor(ms, interval) {
   const step = STEP_MS[interval] ?? 36e5;
@@ -25738,142 +27024,17 @@ var init_backfill_command = __esm({
   }
 });
 
-// src/service/errors.ts
-function shortPath(path) {
-  const trimmed = path.replace(/^\/api\/(projects|environments)\/[^/]+\//, "").replace(/^\/api\//, "");
-  return trimmed.replace(/\/+$/, "") || path.replace(/^\/api\//, "").replace(/\/+$/, "") || path;
-}
-function describeStatus(status, body) {
-  const detail2 = body?.detail;
-  if (status === 401) {
-    return `401: the service refused the API key (check POSTHOG_API_KEY)${detail2 ? `: ${detail2}` : ""}`;
-  }
-  if (status === 403) {
-    const scope = detail2?.match(/scope '([^']+)'/)?.[1];
-    const hint2 = scope ? ` (give the key the '${scope}' scope)` : "";
-    return `403: ${detail2 ?? "permission denied"}${hint2}`;
-  }
-  const on = body?.attr ? ` on ${body.attr}` : "";
-  return `${status}${on}: ${detail2 ?? statusText(status)}`;
-}
-function statusText(status) {
-  const texts = {
-    400: "Bad Request",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    409: "Conflict",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-    502: "Bad Gateway",
-    503: "Service Unavailable",
-    504: "Gateway Timeout"
-  };
-  return texts[status] ?? "unexpected answer from the service";
-}
-function parseErrorBody(text2) {
-  if (!text2.trim()) return void 0;
-  let value;
-  try {
-    value = JSON.parse(text2);
-  } catch {
-    return void 0;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
-  const record = value;
-  const str8 = (v) => typeof v === "string" ? v : void 0;
-  const detail2 = str8(record.detail) ?? str8(record.error) ?? str8(record.message);
-  const body = {};
-  const type = str8(record.type);
-  const code2 = str8(record.code);
-  if (type !== void 0) body.type = type;
-  if (code2 !== void 0) body.code = code2;
-  if (detail2 !== void 0) body.detail = detail2;
-  body.attr = str8(record.attr) ?? null;
-  const changeRequest = str8(record.change_request_id);
-  if (changeRequest !== void 0) body.change_request_id = changeRequest;
-  return body;
-}
-var CHECK_HOST, NOT_POSTHOG, ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
-var init_errors2 = __esm({
-  "src/service/errors.ts"() {
-    "use strict";
-    init_errors();
-    init_text();
-    CHECK_HOST = "check POSTHOG_HOST / --host (e.g. https://us.posthog.com or https://eu.posthog.com)";
-    NOT_POSTHOG = `does not answer like PostHog's API: ${CHECK_HOST}`;
-    ServiceError = class extends UserError {
-      name = "ServiceError";
-      method;
-      path;
-      status;
-      type;
-      /** The service's own error code (e.g. `throttled`); `code` is this tool's stable code. */
-      serviceCode;
-      detail;
-      attr;
-      /** The change request an approval policy opened instead of the write (a 409 `approval_required`). */
-      changeRequestId;
-      constructor(init, code2 = "service_error") {
-        super(
-          flat(
-            init.message ?? `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`
-          ),
-          code2
-        );
-        this.method = init.method;
-        this.path = init.path;
-        this.status = init.status;
-        this.type = init.body?.type;
-        this.serviceCode = init.body?.code;
-        this.detail = init.body?.detail;
-        this.attr = init.body?.attr;
-        this.changeRequestId = init.body?.change_request_id;
-        if (init.cause) this.cause = init.cause;
-      }
-    };
-    NetworkError = class extends ServiceError {
-      name = "NetworkError";
-      constructor(init) {
-        super(init, "network_error");
-      }
-    };
-    UnknownOutcomeError = class extends ServiceError {
-      name = "UnknownOutcomeError";
-      constructor(init) {
-        super(init, "unknown_outcome");
-      }
-    };
-    UnexpectedAnswerError = class extends ServiceError {
-      name = "UnexpectedAnswerError";
-      problem;
-      constructor(init) {
-        const hint2 = init.hint === void 0 ? "" : `: ${init.hint}`;
-        super(
-          {
-            method: init.method,
-            path: init.path,
-            status: init.status,
-            message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}${hint2}`
-          },
-          "unexpected_answer"
-        );
-        this.problem = init.problem;
-      }
-    };
-  }
-});
-
 // src/apply/execute.ts
-async function executeAction(kind2, action, id, deps) {
-  const body = kind2.requestBody(action, deps.env, deps.referenced);
-  if (action.action === "create") return create(kind2, action, body ?? {}, deps);
+async function executeAction(kind2, action2, id, deps) {
+  const body2 = kind2.requestBody(action2, deps.env, deps.referenced);
+  if (action2.action === "create") return create(kind2, action2, body2 ?? {}, deps);
   if (id === void 0) {
-    throw new UserError(`${action.action} of ${kind2.words.one} "${action.object.name}": its id is not known`);
+    throw new UserError(`${action2.action} of ${kind2.words.one} "${action2.object.name}": its id is not known`);
   }
-  return kind2.send(deps.client, action, id, body, deps.referenced);
+  return kind2.send(deps.client, action2, id, body2, deps.referenced);
 }
-async function create(kind2, action, body, deps) {
-  const { project: project2, name } = action.object;
+async function create(kind2, action2, body2, deps) {
+  const { project: project2, name } = action2.object;
   const others = (ids) => ids.filter((id) => !deps.knownIds.has(id));
   const unknown = async () => others(await kind2.findByName(deps.client, project2, name));
   const existing = deps.lookUp ? others(await deps.lookUp()) : await unknown();
@@ -25884,7 +27045,7 @@ async function create(kind2, action, body, deps) {
     );
   }
   try {
-    return await kind2.create(deps.client, project2, body);
+    return await kind2.create(deps.client, project2, body2);
   } catch (error2) {
     if (!(error2 instanceof UnknownOutcomeError)) throw error2;
     const found3 = await unknown();
@@ -25896,7 +27057,7 @@ async function create(kind2, action, body, deps) {
         `create of ${kind2.words.one} "${name}": the answer was lost and ${found3.length} objects with that name now exist (ids ${found3.join(", ")}); pin the right one with \`id:\` and delete the others`
       );
     }
-    const created = await kind2.create(deps.client, project2, body);
+    const created = await kind2.create(deps.client, project2, body2);
     return {
       id: created.id,
       notes: [...created.notes, "the first create was not committed (its answer was lost); created again"]
@@ -25929,257 +27090,6 @@ var init_execute = __esm({
   }
 });
 
-// src/service/pages.ts
-function paginate(transport, first, max = Number.POSITIVE_INFINITY) {
-  return follow(transport, first, new Walk2(transport, first), max);
-}
-async function* follow(transport, spec, walk2, max = Number.POSITIVE_INFINITY) {
-  if (max <= 0) return;
-  let yielded = 0;
-  for (; ; ) {
-    walk2.visit(spec);
-    const page = walk2.results(await transport.send(spec));
-    const next = walk2.page(page);
-    for (const item of page.results) {
-      yield item;
-      if (++yielded >= max) return;
-    }
-    if (next === void 0) return;
-    spec = nextSpec(spec, next);
-  }
-}
-function nextSpec(first, next) {
-  const spec = { method: first.method, path: next, budget: first.budget ?? "general" };
-  if (first.expect) spec.expect = first.expect;
-  return spec;
-}
-async function collect(items2, max = Number.POSITIVE_INFINITY) {
-  const out = [];
-  if (max <= 0) return out;
-  for await (const item of items2) {
-    out.push(item);
-    if (out.length >= max) break;
-  }
-  return out;
-}
-async function collectOffsetPages(transport, first, limit = 100) {
-  const query = { ...first.query, limit };
-  const walk2 = new Walk2(transport, first);
-  const headSpec = { ...first, query };
-  walk2.visit(headSpec);
-  const head = walk2.results(await transport.send(headSpec));
-  const headNext = walk2.page(head);
-  const pages = [head];
-  if (typeof head.count === "number" && headNext !== void 0) {
-    const offsets = [];
-    for (let offset = limit; offset < head.count; offset += limit) offsets.push(offset);
-    const { maxPages } = transport.pageLimits;
-    if (offsets.length + 1 > maxPages) walk2.fail(`the list goes on past ${grouped(maxPages)} pages`);
-    const specs = offsets.map((offset) => ({ ...first, query: { ...query, offset } }));
-    for (const spec of specs) walk2.visit(spec);
-    const rest = await Promise.all(specs.map((spec) => transport.send(spec)));
-    for (const page of rest) {
-      walk2.results(page);
-      walk2.checkCount(page.count);
-      walk2.pages++;
-      walk2.items += page.results.length;
-    }
-    pages.push(...rest);
-  }
-  const items2 = pages.flatMap((p) => p.results);
-  const last = pages[pages.length - 1];
-  if (headNext !== void 0 && last?.next && last.results.length > 0) {
-    walk2.checkLink(last.next);
-    for await (const item of follow(transport, nextSpec(first, last.next), walk2)) items2.push(item);
-  }
-  const seen = /* @__PURE__ */ new Set();
-  return items2.filter((item) => !seen.has(item.id) && seen.add(item.id));
-}
-var LIST_PAGE, Walk2, grouped, pathOf;
-var init_pages = __esm({
-  "src/service/pages.ts"() {
-    "use strict";
-    init_text();
-    init_errors2();
-    LIST_PAGE = 100;
-    Walk2 = class {
-      pages = 0;
-      items = 0;
-      #seen = /* @__PURE__ */ new Set();
-      #transport;
-      #method;
-      #path;
-      constructor(transport, first) {
-        this.#transport = transport;
-        this.#method = first.method;
-        this.#path = pathOf(first.path);
-      }
-      fail(problem) {
-        throw new UnexpectedAnswerError({ method: this.#method, path: this.#path, status: 200, problem });
-      }
-      /** Records a URL about to be read; a URL read before ends the walk. */
-      visit(spec) {
-        const url = this.#transport.urlOf(spec).href;
-        if (this.#seen.has(url)) this.fail("the same next page came twice; stopped paging");
-        this.#seen.add(url);
-      }
-      /** The page, when its `results` is a list (the transport checked it when the request named a shape). */
-      results(page) {
-        if (!Array.isArray(page?.results)) this.fail("results is not a list");
-        return page;
-      }
-      /** Checks a page just read; returns the URL of the next page, or undefined at the end. */
-      page(page) {
-        const { maxPages, maxObjects } = this.#transport.pageLimits;
-        const received = page.results.length;
-        this.pages++;
-        this.items += received;
-        this.checkCount(page.count);
-        if (this.items > maxObjects) this.fail(`the list holds more than ${grouped(maxObjects)} objects`);
-        const next = page.next ?? void 0;
-        if (next === void 0 || received === 0) return void 0;
-        this.checkLink(next);
-        if (page.count !== void 0 && this.items >= page.count) {
-          this.fail(`more pages than its count of ${grouped(page.count)} allows`);
-        }
-        if (this.pages >= maxPages) this.fail(`the list goes on past ${grouped(maxPages)} pages`);
-        return next;
-      }
-      /**
-       * A `next` link as the service writes them: an absolute `http://` or `https://` URL, in lower case,
-       * with no space or control character, that parses. Anything else (`HTTP://…`, ` http://…`, the
-       * `http:host` form a URL parser resolves against the page, a path, `javascript:`) is an unexpected
-       * answer naming the link; a well-formed link to another origin is refused by the transport.
-       */
-      checkLink(next) {
-        const origin = this.#transport.origin;
-        const wellFormed = typeof next === "string" && /^https?:\/\/[^\s/]/.test(next) && !/[\s\u0000-\u001f\u007f]/.test(next) && URL.canParse(next);
-        if (!wellFormed) {
-          const shown3 = this.#transport.scrubbed(cut(JSON.stringify(next) ?? String(next), 300));
-          this.fail(`its next link ${shown3} is not a link on ${origin}`);
-        }
-      }
-      checkCount(count2) {
-        const { maxObjects } = this.#transport.pageLimits;
-        if (count2 !== void 0 && count2 > maxObjects) {
-          this.fail(`count ${count2} is beyond the ${grouped(maxObjects)} objects one list may hold`);
-        }
-      }
-    };
-    grouped = (n) => n.toLocaleString("en-US");
-    pathOf = (path) => /^https?:\/\//.test(path) ? new URL(path).pathname : path;
-  }
-});
-
-// src/kinds/shared/verbs.ts
-function deepMerge(base, over) {
-  const out = { ...base };
-  for (const [key2, value] of Object.entries(over)) {
-    const here = out[key2];
-    out[key2] = isPlainObject(here) && isPlainObject(value) ? deepMerge(here, value) : value;
-  }
-  return out;
-}
-var planned, CREATE, UPDATE, SOFT_DELETE, RESTORE, DELETE;
-var init_verbs = __esm({
-  "src/kinds/shared/verbs.ts"() {
-    "use strict";
-    init_secrets();
-    init_values();
-    planned = (action, env, owner) => resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
-    CREATE = {
-      name: "create",
-      object: true,
-      symbol: "+",
-      word: "create",
-      phrase: (n) => `${n} to create`,
-      step: 0,
-      destructive: false,
-      sides: { before: "absent", after: "required" },
-      absentBefore: true,
-      shared: true,
-      body: planned
-    };
-    UPDATE = {
-      name: "update",
-      symbol: "~",
-      word: "update",
-      phrase: (n) => `${n} to update`,
-      step: 1,
-      destructive: false,
-      sides: { before: "required", after: "required" },
-      shared: true,
-      body: planned,
-      // The declared fields whose live values differ (secrets are never written back).
-      refreshes: (action) => action.changes.filter((c) => !c.secret).map((c) => c.path.split("."))
-    };
-    SOFT_DELETE = {
-      name: "soft_delete",
-      object: true,
-      symbol: "-",
-      word: "soft delete",
-      phrase: (n) => `${n} to soft-delete`,
-      step: 6,
-      destructive: true,
-      sides: { before: "required", after: "absent" },
-      deletes: true,
-      shared: true,
-      body: () => ({ deleted: true })
-    };
-    RESTORE = {
-      name: "restore",
-      object: true,
-      symbol: "↺",
-      word: "restore",
-      phrase: (n) => `${n} to restore`,
-      step: 0,
-      destructive: false,
-      sides: { before: "required", after: "required" },
-      absentBefore: true,
-      shared: true,
-      body: () => ({ deleted: false })
-    };
-    DELETE = {
-      name: "delete",
-      object: true,
-      symbol: "-",
-      word: "delete",
-      phrase: (n) => `${n} to delete`,
-      step: 6,
-      destructive: true,
-      sides: { before: "required", after: "absent" },
-      deletes: true,
-      shared: true
-    };
-  }
-});
-
-// src/service/query.ts
-function queryString(query) {
-  const params = new URLSearchParams();
-  for (const [key2, value] of Object.entries(query)) {
-    if (value === void 0 || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value) params.append(key2, String(item));
-    } else {
-      params.append(key2, String(value));
-    }
-  }
-  const text2 = params.toString();
-  return text2 ? `?${text2}` : "";
-}
-function segment(value) {
-  return encodeURIComponent(String(value)).replace(/%40/g, "@");
-}
-function projectPath(project2, rest) {
-  return `/api/projects/${segment(project2)}/${rest}`;
-}
-var init_query = __esm({
-  "src/service/query.ts"() {
-    "use strict";
-  }
-});
-
 // src/kinds/batch-export/service.ts
 function exportPath(project2, rest = "") {
   return projectPath(project2, `batch_exports/${rest}`);
@@ -26208,14 +27118,14 @@ function batchExportsApi(client) {
     get(project2, id) {
       return client.request({ method: "GET", path: path(project2, `${segment(id)}/`), expect: BATCH_EXPORT_ANSWERS.batchExport });
     },
-    create(project2, body) {
-      return client.request({ method: "POST", path: path(project2), body, expect: BATCH_EXPORT_ANSWERS.batchExport });
+    create(project2, body2) {
+      return client.request({ method: "POST", path: path(project2), body: body2, expect: BATCH_EXPORT_ANSWERS.batchExport });
     },
-    update(project2, id, body) {
+    update(project2, id, body2) {
       return client.request({
         method: "PATCH",
         path: path(project2, `${segment(id)}/`),
-        body,
+        body: body2,
         expect: BATCH_EXPORT_ANSWERS.batchExport
       });
     },
@@ -26227,11 +27137,11 @@ function batchExportsApi(client) {
       const spec = { method: "POST", path: path(project2, `${segment(id)}/pause/`), retrySafe: true };
       return client.request({ ...spec, expect: BATCH_EXPORT_ANSWERS.paused });
     },
-    unpause(project2, id, body = {}) {
+    unpause(project2, id, body2 = {}) {
       const spec = {
         method: "POST",
         path: path(project2, `${segment(id)}/unpause/`),
-        body,
+        body: body2,
         retrySafe: true,
         expect: BATCH_EXPORT_ANSWERS.paused
       };
@@ -26239,17 +27149,17 @@ function batchExportsApi(client) {
     }
   };
 }
-var init_service = __esm({
+var init_service2 = __esm({
   "src/kinds/batch-export/service.ts"() {
     "use strict";
     init_query();
-    init_answers2();
+    init_answers3();
   }
 });
 
 // src/kinds/batch-export/verbs.ts
-async function createBatchExport(client, project2, body) {
-  const created = await batchExportsApi(client).create(project2, body);
+async function createBatchExport(client, project2, body2) {
+  const created = await batchExportsApi(client).create(project2, body2);
   return { id: created.id, notes: [] };
 }
 async function findBatchExports(client, project2, name) {
@@ -26265,26 +27175,26 @@ var init_verbs2 = __esm({
     init_values();
     init_pages();
     init_verbs();
-    init_service();
+    init_service2();
     LOOKUP_PAGE = 1e3;
-    updateBody = (action, env, owner) => {
-      const body = deepMerge(action.after ?? {}, action.sends ?? {});
-      if (isPlainObject(body.destination)) delete body.destination.integration;
-      return resolveSecrets(body, env, owner);
+    updateBody = (action2, env, owner) => {
+      const body2 = deepMerge(action2.after ?? {}, action2.sends ?? {});
+      if (isPlainObject(body2.destination)) delete body2.destination.integration;
+      return resolveSecrets(body2, env, owner);
     };
     update = {
       ...UPDATE,
       body: updateBody,
-      async send(client, action, id, body) {
-        await batchExportsApi(client).update(action.object.project, String(id), body);
+      async send(client, action2, id, body2) {
+        await batchExportsApi(client).update(action2.object.project, String(id), body2);
         return { id, notes: [] };
       }
     };
     remove = {
       ...DELETE,
-      async send(client, action, id) {
+      async send(client, action2, id) {
         await alreadyDone(
-          () => batchExportsApi(client).delete(action.object.project, String(id)),
+          () => batchExportsApi(client).delete(action2.object.project, String(id)),
           (e) => e.status === 404
         );
         return { id, notes: [] };
@@ -26299,8 +27209,8 @@ var init_verbs2 = __esm({
       destructive: true,
       sides: { before: "required", after: "required" },
       refreshes: () => [["paused"]],
-      async send(client, action, id) {
-        await batchExportsApi(client).pause(action.object.project, String(id));
+      async send(client, action2, id) {
+        await batchExportsApi(client).pause(action2.object.project, String(id));
         return { id, notes: [] };
       }
     };
@@ -26312,14 +27222,14 @@ var init_verbs2 = __esm({
       step: 5,
       destructive: false,
       sides: { before: "required", after: "required" },
-      detail: (action) => action.sends?.backfill === true ? { text: "(with backfill of the paused gap)" } : void 0,
+      detail: (action2) => action2.sends?.backfill === true ? { text: "(with backfill of the paused gap)" } : void 0,
       refreshes: () => [["paused"]],
-      body: (action) => action.sends?.backfill === true ? { backfill: true } : void 0,
-      async send(client, action, id, body) {
+      body: (action2) => action2.sends?.backfill === true ? { backfill: true } : void 0,
+      async send(client, action2, id, body2) {
         await batchExportsApi(client).unpause(
-          action.object.project,
+          action2.object.project,
           String(id),
-          body ?? {}
+          body2 ?? {}
         );
         return { id, notes: [] };
       }
@@ -26414,7 +27324,7 @@ function secretChanges(desired, integration2 = false) {
   }));
 }
 function createSide(desired) {
-  const { destination: _, ...body } = batchExportFields.declared(desired);
+  const { destination: _, ...body2 } = batchExportFields.declared(desired);
   if (desired.destination) {
     const config = structuredClone(desired.destination.config);
     for (const secret2 of secretChanges(desired)) {
@@ -26424,9 +27334,9 @@ function createSide(desired) {
     if (desired.destination.integration !== void 0) {
       destination.integration_id = desired.destination.integration;
     }
-    body.destination = destination;
+    body2.destination = destination;
   }
-  return body;
+  return body2;
 }
 function updateSides2(changes2, desired, live, type) {
   const before = {};
@@ -26680,7 +27590,7 @@ var init_plan2 = __esm({
     init_values();
     init_time2();
     init_normalise();
-    init_fields2();
+    init_fields3();
     init_integrations();
     init_backfill_command();
     init_destinations();
@@ -26690,20 +27600,6 @@ var init_plan2 = __esm({
     CONFIG_PREFIX = "destination.config.";
     SCHEDULE_FIELDS = /* @__PURE__ */ new Set(["interval", "offset_day", "offset_hour"]);
     CREDENTIALS_IN_INTEGRATION = /* @__PURE__ */ new Set(["S3", "AwsS3", "S3Compatible", "Snowflake"]);
-  }
-});
-
-// src/pull/kinds.ts
-var Placeholder;
-var init_kinds2 = __esm({
-  "src/pull/kinds.ts"() {
-    "use strict";
-    Placeholder = class {
-      constructor(variable) {
-        this.variable = variable;
-      }
-      variable;
-    };
   }
 });
 
@@ -26743,8 +27639,8 @@ var init_pull = __esm({
     "use strict";
     init_values();
     init_kinds2();
-    init_fields2();
-    init_service();
+    init_fields3();
+    init_service2();
     init_destinations();
     HOGQL_ONLY = ["primary_key", "version_key", "incremental_mode"];
   }
@@ -26786,7 +27682,7 @@ var init_replaced = __esm({
 
 // src/kinds/batch-export/scopes.ts
 var BATCH_EXPORT_SCOPES;
-var init_scopes = __esm({
+var init_scopes3 = __esm({
   "src/kinds/batch-export/scopes.ts"() {
     "use strict";
     BATCH_EXPORT_SCOPES = {
@@ -26806,17 +27702,17 @@ var init_batch_export = __esm({
   "src/kinds/batch-export/index.ts"() {
     "use strict";
     init_define();
-    init_answers2();
+    init_answers3();
     init_declare();
-    init_fields2();
+    init_fields3();
     init_item_rules();
     init_live();
     init_name();
     init_plan2();
     init_pull();
     init_replaced();
-    init_scopes();
-    init_service();
+    init_scopes3();
+    init_service2();
     init_schema3();
     init_verbs2();
     batchExportKind = defineKind({
@@ -26864,456 +27760,568 @@ var init_batch_export = __esm({
   }
 });
 
-// src/kinds/shared/restore.ts
-function restoreAction(ref, id) {
-  return makeAction(RESTORE, ref, {
-    before: { deleted: true },
-    after: { deleted: false },
-    changes: [{ path: "deleted", before: true, after: false }],
-    // No id: the object was read soft-deleted (a flag), so it exists.
-    warnings: id === void 0 ? [] : [
-      `id ${id} is not in project ${ref.project}'s live list: soft-deleted, or never there (the service answers alike, so plan cannot tell); apply restores it if it was soft-deleted, and otherwise fails naming the pin`
-    ]
-  });
-}
-function blindUpdate(verb, ref, after, warning) {
-  return makeAction(verb, ref, {
-    before: Object.fromEntries(Object.keys(after).map((key2) => [key2, null])),
-    after,
-    changes: Object.entries(after).map(([path, value]) => ({ path, after: value })),
-    preconditions: { live: "unknown" },
-    warnings: [warning]
-  });
-}
-async function restoring(action, id, one, send) {
-  try {
-    await send();
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) {
-      const where2 = action.object.source ? ` (${action.object.source.file}:${action.object.source.line})` : "";
-      throw new UserError(
-        `project ${action.object.project} has no ${one} ${id}, live or soft-deleted: remove the \`id: ${id}\` pin of ${one} "${action.object.name}"${where2} to create it anew`
-      );
-    }
-    throw error2;
-  }
-}
-var init_restore = __esm({
-  "src/kinds/shared/restore.ts"() {
+// src/kinds/cohort/answers.ts
+var obj5, int5, strOrNull5, boolOrNull, cohort, COHORT_ANSWERS;
+var init_answers4 = __esm({
+  "src/kinds/cohort/answers.ts"() {
     "use strict";
-    init_errors();
-    init_context2();
-    init_errors2();
-    init_verbs();
-  }
-});
-
-// src/kinds/shared/tags.ts
-function warnIgnoredTags(tags2, ref, ctx) {
-  if (tags2 && tags2.length > 0 && ctx.features?.tagging === false) {
-    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
-  }
-}
-function withoutIgnoredTags(changes2, ref, ctx) {
-  if (ctx.features?.tagging !== false || !changes2.some((c) => c.path === "tags")) return changes2;
-  ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  return changes2.filter((c) => c.path !== "tags");
-}
-function ignoredTags(body, returned) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
-var TAGS_IGNORED;
-var init_tags = __esm({
-  "src/kinds/shared/tags.ts"() {
-    "use strict";
-    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
-  }
-});
-
-// src/kinds/define/model-api.ts
-function modelApi(client, model) {
-  const path = (project2, rest = "") => projectPath(project2, `${model.path}/${rest}`);
-  const budget = model.budget ? { budget: model.budget } : {};
-  const seen = (answer) => model.answer ? model.answer(client, answer) : answer;
-  const one = async (spec) => seen(await client.request({ ...spec, ...budget, expect: model.shapes.one }));
-  return {
-    async *list(project2, query = {}, max) {
-      const spec = { method: "GET", path: path(project2), query: { ...model.listQuery, ...query } };
-      for await (const item of client.pages({ ...spec, ...budget, expect: model.shapes.page }, max)) {
-        yield seen(item);
-      }
-    },
-    async listAll(project2, query = {}) {
-      const all = await client.listAll(
-        path(project2),
-        { ...model.listQuery, ...query },
-        model.shapes.page,
-        model.budget
-      );
-      return all.map(seen);
-    },
-    async count(project2, query = {}) {
-      const page = await client.request({
-        method: "GET",
-        path: path(project2),
-        query: { ...model.listQuery, ...query, limit: 1 },
-        ...budget,
-        expect: model.shapes.page
-      });
-      return page.count ?? page.results.length;
-    },
-    get: (project2, id) => one({ method: "GET", path: path(project2, `${segment(id)}/`) }),
-    create: (project2, body) => one({ method: "POST", path: path(project2), body }),
-    update: (project2, id, body) => one({ method: "PATCH", path: path(project2, `${segment(id)}/`), body })
-  };
-}
-var init_model_api = __esm({
-  "src/kinds/define/model-api.ts"() {
-    "use strict";
-    init_query();
-  }
-});
-
-// src/kinds/define/model-plan.ts
-function modelPlanner(parts) {
-  const { table, words: words3, verbs, hooks } = parts;
-  const hasTags = Object.hasOwn(table.fields, "tags");
-  const decorate2 = (action, about) => hooks.action ? hooks.action(action, about) : action;
-  const softDelete = (live, ref, about) => decorate2(makeAction(verbs.softDelete, ref, { before: table.state(live) }), about);
-  const isGone = (live) => live?.deleted === true;
-  function plan(desired, live, ref, ctx) {
-    const owner = `${words3.one} "${desired.name}"`;
-    const push = (action) => {
-      if (action) ctx.sink.actions.push(action);
-      return action !== void 0;
+    init_shapes();
+    ({ obj: obj5, int: int5, strOrNull: strOrNull5 } = answerTypes);
+    boolOrNull = { type: ["boolean", "null"] };
+    cohort = obj5(
+      {
+        id: int5,
+        name: strOrNull5,
+        description: strOrNull5,
+        filters: { type: ["object", "null"] },
+        is_static: boolOrNull,
+        deleted: boolOrNull,
+        is_calculating: boolOrNull
+      },
+      ["id", "name"]
+    );
+    COHORT_ANSWERS = {
+      /** A page of the list (limit/offset, 100 a page; `search` answers one too). */
+      cohortPage: listPage(cohort),
+      /** One cohort: retrieve (soft-deleted ones too), create and PATCH. */
+      cohort: { schema: cohort }
     };
-    if (desired.deleted) {
-      if (live && !isGone(live)) push(softDelete(live, ref, { desired, live, ctx, links: [] }));
-      return;
-    }
-    const links = resolveReferences(desired, table.references, ctx, owner);
-    if (links === void 0) return;
-    const about = { desired, live, ctx, links };
-    if (live === void 0) {
-      if (desired.id !== void 0 && parts.readsDeleted) {
-        ctx.sink.errors.push({
-          message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
-          source: desired.source
-        });
-        return;
-      }
-      if (desired.id !== void 0) {
-        push(decorate2(restoreAction(ref, desired.id), about));
-        const warning = `the live values are unknown while the ${words3.one} is deleted: apply ${parts.readBack ? "reads it back after the restore and sends the declared fields that differ" : "sends every declared field"}`;
-        push(decorate2(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
-        hooks.extras?.(desired, void 0, ref, ctx, "restore", links);
-        return;
-      }
-      const after = table.sent(desired);
-      const created = push(
-        decorate2(
-          makeAction(verbs.create, ref, {
-            after,
-            changes: createChanges(table, after),
-            requires: linksIn(table, after, links)
-          }),
-          about
-        )
-      );
-      if (!created) return;
-      if (hasTags) warnIgnoredTags(table.valueOf(desired, "tags"), ref, ctx);
-      toggles(void 0);
-      hooks.extras?.(desired, void 0, ref, ctx, "create", links);
-      return;
-    }
-    if (isGone(live)) {
-      push(decorate2(restoreAction(ref, void 0), about));
-    }
-    const state = table.state(live);
-    const names = nameOf(ctx);
-    const compared = table.compare(desired, state, {
-      live,
-      nameOf: names,
-      rotateSecrets: ctx.options.rotateSecrets
-    });
-    const changes2 = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
-    if (changes2.length > 0) {
-      const sides = updateSides(table, desired, changes2);
-      const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
-      push(decorate2(makeAction(verbs.update, ref, { ...sides, changes: changes2, requires }), about));
-    }
-    toggles(state);
-    hooks.extras?.(desired, live, ref, ctx, "update", links);
-    function toggles(current) {
-      for (const [key2, f] of Object.entries(table.fields)) {
-        const wanted = table.valueOf(desired, key2);
-        if (f.toggles === void 0 || typeof wanted !== "boolean") continue;
-        const now = current?.[key2] === true;
-        if (now === wanted) continue;
-        const verb = wanted ? f.toggles.on : f.toggles.off;
-        push(decorate2(makeAction(verb, ref, { before: { [key2]: now }, after: { [key2]: wanted } }), about));
-      }
-    }
-  }
-  function prune(live, ref, ctx) {
-    const about = { desired: void 0, live, ctx, links: [] };
-    return softDelete(live, ref, about) ?? makeAction(verbs.softDelete, ref, { before: table.state(live) });
-  }
-  return { plan, prune };
-}
-function createChanges(table, after) {
-  const changes2 = [];
-  for (const [path, value] of Object.entries(after)) {
-    const codec = table.fields[path]?.codec;
-    if (codec === void 0 || codec.whole === true || !isPlainObject(value)) {
-      changes2.push({ path, after: value });
-      continue;
-    }
-    for (const [key2, part] of Object.entries(value)) {
-      const says = codec.says?.(`${path}.${key2}`, void 0, part) ?? [];
-      changes2.push({ path: `${path}.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
-    }
-  }
-  return changes2;
-}
-function linksIn(table, after, links) {
-  const named = /* @__PURE__ */ new Set();
-  for (const [key2, f] of Object.entries(table.fields)) {
-    const value = after[key2];
-    if (value === void 0 || f.references === void 0) continue;
-    for (const { spec, node: node3 } of findReferences(value, f.references)) {
-      const name = node3[spec.name];
-      const id = node3[spec.id];
-      if (typeof name === "string") named.add(`${spec.kind}\0${name}`);
-      else if (id !== void 0) named.add(`${spec.kind}\0#${String(id)}`);
-    }
-  }
-  return links.filter((l) => named.has(`${l.kind}\0${l.name}`) || named.has(`${l.kind}\0#${l.id}`));
-}
-var init_model_plan = __esm({
-  "src/kinds/define/model-plan.ts"() {
-    "use strict";
-    init_context2();
-    init_values();
-    init_restore();
-    init_tags();
-    init_verbs();
-    init_define();
-    init_references();
-    init_resolve();
   }
 });
 
-// src/kinds/define/model-pull.ts
-async function pullNames(own, live, foreign, context, table) {
-  const kinds = [...new Set(table.references.map((s) => s.kind))];
-  const lists = /* @__PURE__ */ new Map();
-  for (const kind2 of kinds) {
-    const pulled = kind2 === own ? void 0 : context?.live?.(kind2);
-    if (kind2 === own) lists.set(kind2, [...live, ...foreign[kind2] ?? []]);
-    else if (pulled !== void 0) lists.set(kind2, await pulled);
-    else if (foreign[kind2] !== void 0) lists.set(kind2, foreign[kind2]);
+// src/kinds/cohort/filters.ts
+function comparable(node3, negation) {
+  if (Array.isArray(node3)) return node3.map((n) => comparable(n, negation));
+  if (!isPlainObject(node3)) return node3;
+  const out = {};
+  for (const [key2, value] of Object.entries(node3)) {
+    if (value === null || value === void 0 || SERVER_KEYS.has(key2)) continue;
+    out[key2] = INTEGER_KEYS.has(key2) ? integer2(value) : comparable(value, negation);
   }
-  const unique = /* @__PURE__ */ new Map();
-  for (const [kind2, list7] of lists) {
-    const count2 = /* @__PURE__ */ new Map();
-    for (const o of list7) count2.set(o.name ?? "", (count2.get(o.name ?? "") ?? 0) + 1);
-    const ids = /* @__PURE__ */ new Map();
-    for (const o of list7) {
-      const name = o.name ?? "";
-      if (name.trim() !== "" && count2.get(name) === 1) ids.set(String(o.id), name);
+  if (typeof out.type === "string" && LEAVES.has(out.type)) {
+    if (out.type === "cohort") out.value = integer2(out.value);
+    if (ONE_VALUE_OPERATORS.has(String(out.operator)) && Array.isArray(out.value) && out.value.length === 1) {
+      out.value = out.value[0];
     }
-    unique.set(kind2, ids);
+    if (negation && out.negation === void 0) out.negation = false;
+    if (!negation && out.negation === false) delete out.negation;
   }
-  return (kind2, id) => unique.get(kind2)?.get(String(id));
-}
-function placeholders(items2) {
-  const out = [];
-  const walk2 = (value) => {
-    if (value instanceof Placeholder) out.push(value.variable);
-    else if (Array.isArray(value)) value.forEach(walk2);
-    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk2);
-  };
-  walk2(items2);
   return out;
 }
-var init_model_pull = __esm({
-  "src/kinds/define/model-pull.ts"() {
+function comparableFilters(value) {
+  return comparable(value, true);
+}
+function pulledFilters(value) {
+  return isPlainObject(value) ? comparable(value, false) : value;
+}
+function leaves(filters) {
+  const out = [];
+  const walk2 = (node3, pointer, depth) => {
+    if (depth > 100 || !isPlainObject(node3)) return;
+    if (typeof node3.type === "string" && LEAVES.has(node3.type)) out.push({ leaf: node3, pointer });
+    else if (Array.isArray(node3.values)) {
+      for (const [i, v] of node3.values.entries()) walk2(v, `${pointer}/values/${i}`, depth + 1);
+    }
+  };
+  if (isPlainObject(filters)) walk2(filters.properties, "/properties", 0);
+  return out;
+}
+var COHORT_BREAKDOWN, COHORT_FILTER_REFERENCES, SERVER_KEYS, INTEGER_KEYS, ONE_VALUE_OPERATORS, LEAF_TYPES, LEAVES, integer2, hasBehavioralLeaf, nullable, COHORT_DEFS;
+var init_filters = __esm({
+  "src/kinds/cohort/filters.ts"() {
     "use strict";
-    init_kinds2();
+    init_values();
+    COHORT_BREAKDOWN = {
+      kind: "cohort",
+      at: "**",
+      where: { breakdown_type: "cohort" },
+      name: "cohort",
+      id: "breakdown",
+      list: true
+    };
+    COHORT_FILTER_REFERENCES = [
+      {
+        kind: "cohort",
+        at: "**",
+        where: { type: "cohort" },
+        name: "cohort",
+        id: "value",
+        fixed: { key: "id" },
+        verb: { one: "contains", many: "contain" },
+        holder: "cohort condition"
+      },
+      {
+        kind: "action",
+        at: "**",
+        where: { type: "behavioral", event_type: "actions" },
+        name: "action",
+        id: "key"
+      },
+      {
+        kind: "action",
+        at: "**",
+        where: { type: "behavioral", seq_event_type: "actions" },
+        name: "seq_action",
+        id: "seq_event"
+      }
+    ];
+    SERVER_KEYS = /* @__PURE__ */ new Set(["bytecode", "conditionHash", "bytecode_error"]);
+    INTEGER_KEYS = /* @__PURE__ */ new Set([
+      "time_value",
+      "operator_value",
+      "seq_time_value",
+      "total_periods",
+      "min_periods"
+    ]);
+    ONE_VALUE_OPERATORS = /* @__PURE__ */ new Set(["icontains", "not_icontains", "is_date_after", "is_date_before"]);
+    LEAF_TYPES = ["person", "person_metadata", "cohort", "behavioral"];
+    LEAVES = new Set(LEAF_TYPES);
+    integer2 = (value) => typeof value === "string" && /^[+-]?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+    hasBehavioralLeaf = (filters) => leaves(filters).some(({ leaf }) => leaf.type === "behavioral");
+    nullable = (type, description) => ({ type: [type, "null"], description });
+    COHORT_DEFS = {
+      cohort_filters: {
+        type: "object",
+        description: "The cohort's criteria: `properties`, a group of conditions. Compared after the service's rewrites (its compiled bytecode, `negation: false`, nulls, one-element lists).",
+        additionalProperties: false,
+        required: ["properties"],
+        properties: {
+          properties: { $ref: "#/$defs/cohort_filter_group" },
+          filterTestAccounts: { type: "boolean", description: "Leave out the project's test accounts." }
+        }
+      },
+      cohort_filter_group: {
+        type: "object",
+        description: "Conditions joined by AND (all must match) or OR (any); groups nest.",
+        additionalProperties: false,
+        required: ["type", "values"],
+        properties: {
+          type: { enum: ["AND", "OR"], description: "How the values combine." },
+          values: {
+            type: "array",
+            description: "Groups or conditions.",
+            items: {
+              anyOf: [{ $ref: "#/$defs/cohort_filter_group" }, { $ref: "#/$defs/cohort_filter_condition" }]
+            }
+          }
+        }
+      },
+      cohort_filter_condition: {
+        type: "object",
+        description: "A condition: `person` (a person property), `person_metadata` (a column of the persons table), `cohort` (membership of another cohort: `cohort:` its name, or `value:` its id) or `behavioral` (what the person did: an event, or with `event_type: actions` an action by `action:` name or `key:` id).",
+        additionalProperties: false,
+        required: ["type"],
+        properties: {
+          type: { enum: [...LEAF_TYPES], description: "What the condition looks at." },
+          key: {
+            type: ["string", "integer"],
+            description: "The property (person, person_metadata), `id` (cohort), or the event's name (behavioral; an action's id with `event_type: actions`)."
+          },
+          value: {
+            description: "What is compared (person); the cohort's id (cohort); the behaviour, e.g. performed_event (behavioral)."
+          },
+          operator: nullable("string", "Comparison (person); count comparison (behavioral)."),
+          negation: { type: "boolean", description: "Invert the condition." },
+          cohort: { type: "string", minLength: 1, description: "For `type: cohort`: the other cohort's name." },
+          action: {
+            type: "string",
+            minLength: 1,
+            description: "For `type: behavioral` with `event_type: actions`: the action's name."
+          },
+          event_type: { enum: ["events", "actions"], description: "Whether `key` names an event or an action." },
+          time_value: {
+            type: ["integer", "string", "null"],
+            description: "How far back (with `time_interval`)."
+          },
+          time_interval: nullable("string", "day, week, month or year."),
+          explicit_datetime: nullable("string", "From this date (relative `-30d` or absolute)."),
+          explicit_datetime_to: nullable("string", "Up to this date."),
+          operator_value: { type: ["integer", "string", "null"], description: "The count compared against." },
+          seq_event: {
+            type: ["string", "integer", "null"],
+            description: "A sequence's second event (an action's id with `seq_event_type: actions`)."
+          },
+          seq_action: {
+            type: "string",
+            minLength: 1,
+            description: "For `seq_event_type: actions`: the second action's name."
+          },
+          seq_event_type: { enum: ["events", "actions", null], description: "What `seq_event` names." },
+          seq_time_value: {
+            type: ["integer", "string", "null"],
+            description: "Within (with seq_time_interval)."
+          },
+          seq_time_interval: nullable("string", "day, week, month or year."),
+          total_periods: {
+            type: ["integer", "string", "null"],
+            description: "Regularly: over this many periods."
+          },
+          min_periods: { type: ["integer", "string", "null"], description: "Regularly: in at least this many." },
+          event_filters: {
+            type: ["array", "null"],
+            description: "Narrows the event: `{type: event|element|hogql, key, value, operator}` each.",
+            items: { type: "object" }
+          }
+        }
+      }
+    };
   }
 });
 
-// src/kinds/define/model.ts
-function modelBody(table, action, env, owner, referenced) {
-  const body = resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
-  if (referenced === void 0 || table.references.length === 0) return body;
-  return table.withIds(body, (kind2, name) => {
-    const id = referenced.idOf({ kind: kind2, name });
-    if (id === void 0) {
-      throw new UserError(
-        `${owner} names ${kind2.replaceAll("_", " ")} "${name}", which has no id in project ${action.object.project} (it was not created by this apply); run plan again`
+// src/kinds/cohort/checks.ts
+function checkCohort(input, ctx) {
+  if (input.is_static === true && input.filters !== void 0) {
+    ctx.error(
+      "/filters",
+      `a static cohort is a container of the members uploaded to it: its criteria are not managed, and the service refuses them ("Editing the criteria of a static cohort is not supported yet. Create a new static cohort instead."); remove \`filters\`, or declare a dynamic cohort`,
+      "key"
+    );
+    return;
+  }
+  for (const { leaf, pointer } of leaves(input.filters)) checkLeaf(leaf, `/filters${pointer}`, ctx);
+}
+function checkLeaf(leaf, at2, ctx) {
+  const has = (key2) => leaf[key2] !== void 0 && leaf[key2] !== null;
+  const where2 = `${leaf.type} condition`;
+  const only = (key2, rule) => {
+    if (has(key2)) ctx.error(`${at2}/${key2}`, `\`${key2}\` belongs to ${rule} (in a ${where2})`, "key");
+  };
+  if (leaf.type !== "cohort") only("cohort", "cohort conditions");
+  if (leaf.type !== "behavioral" || leaf.event_type !== "actions") {
+    only("action", "behavioral conditions with `event_type: actions`");
+  }
+  if (leaf.type !== "behavioral" || leaf.seq_event_type !== "actions") {
+    only("seq_action", "behavioral conditions with `seq_event_type: actions`");
+  }
+  const oneOf = (name, id, what) => {
+    if (has(name) === has(id)) {
+      ctx.error(
+        at2,
+        `a ${where2} names ${what} by \`${name}:\` (its name) or \`${id}:\` (its id), one of them`
       );
     }
-    return id;
-  });
-}
-function defineModel(spec) {
-  const { fields: table, words: words3 } = spec;
-  const hooks = spec.hooks ?? {};
-  const api = (client) => modelApi(client, spec);
-  const asLive2 = (answer) => spec.live ? spec.live(answer) : answer;
-  const notes = (body2, answer) => spec.notes ? spec.notes(body2, answer) : ignoredTags(body2, answer.tags);
-  const hasTags = Object.hasOwn(table.fields, "tags");
-  const search = async (client, project2, name) => {
-    const how = spec.search;
-    if (typeof how === "function") return (await how(api(client), project2, name)).map(asLive2);
-    const value = how.max === void 0 ? name : name.slice(0, how.max);
-    const query = { [how.param]: value };
-    const found3 = how.limit === void 0 ? await api(client).listAll(project2, query) : await collect(api(client).list(project2, { ...query, limit: how.limit }));
-    return found3.map(asLive2);
   };
-  const get = async (client, project2, id) => {
-    const numeric = Number(id);
-    if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
-    try {
-      const found3 = await api(client).get(project2, numeric);
-      return found3.deleted === true && !spec.readsDeleted ? void 0 : asLive2(found3);
-    } catch (error2) {
-      if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-      throw error2;
-    }
-  };
-  const service = {
-    list: async (client, project2) => (await api(client).listAll(project2)).map(asLive2),
-    search,
-    get,
-    count: (client, project2) => api(client).count(project2),
-    ...spec.findByName ? { findByName: spec.findByName } : {},
-    async create(client, project2, body2) {
-      const created = await api(client).create(project2, { ...body2, ...spec.createExtra });
-      return { id: created.id, notes: notes(body2, created) };
-    }
-  };
-  const body = (action, env, owner, referenced) => modelBody(table, action, env, owner, referenced);
-  const patchDeleted = (deleted) => async (client, action, id) => {
-    const send = () => api(client).update(action.object.project, id, { deleted });
-    if (!deleted) await restoring(action, id, words3.one, send);
-    else {
-      try {
-        await send();
-      } catch (error2) {
-        if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
+  switch (leaf.type) {
+    case "cohort":
+      oneOf("cohort", "value", "the other cohort");
+      if (has("value") && !/^\d+$/.test(String(leaf.value))) {
+        ctx.error(`${at2}/value`, `a cohort condition's \`value\` is the other cohort's id (a number)`);
       }
-    }
-    return { id, notes: [] };
-  };
-  const verbs = {
-    create: { ...CREATE, body, ...spec.verbs?.create },
-    update: {
-      ...UPDATE,
-      body,
-      async send(client, action, id, sent) {
-        const { project: project2 } = action.object;
-        const unknownLive = action.preconditions?.live === "unknown";
-        const changed = spec.readBack && unknownLive && sent !== void 0 ? await onlyChanged(table, await api(client).get(project2, id), sent) : sent ?? {};
-        if (Object.keys(changed).length === 0) {
-          return { id, notes: [`the restored ${words3.one} already had the declared values: nothing sent`] };
-        }
-        return { id, notes: notes(changed, await api(client).update(project2, id, changed)) };
-      },
-      ...spec.verbs?.update
-    },
-    softDelete: { ...SOFT_DELETE, send: patchDeleted(true), ...spec.verbs?.softDelete },
-    restore: { ...RESTORE, send: patchDeleted(false), ...spec.verbs?.restore }
-  };
-  const own = spec.verbs?.own ?? [];
-  const planner = modelPlanner({
-    table,
-    words: words3,
-    readsDeleted: spec.readsDeleted === true,
-    readBack: spec.readBack === true,
-    verbs,
-    hooks
-  });
-  const kindHooks = {
-    ...hooks,
-    plan: planner.plan,
-    prune: planner.prune,
-    ...hasTags ? {
-      needsFeatures: (actions) => (hooks.needsFeatures?.(actions) ?? false) || actions.some(
-        (a) => a.object.kind === spec.name && (a.action === verbs.update.name && a.changes.some((c) => c.path === "tags") || a.action === verbs.create.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0)
-      )
-    } : {},
-    pull: hooks.pull ?? (async (client, project2, context) => {
-      const live = (await api(client).listAll(project2)).map(asLive2);
-      const ordered = spec.pullOrder ? [...live].sort(spec.pullOrder) : live;
-      const foreign = hooks.foreign ? await hooks.foreign(client, project2, live) : {};
-      const names = await pullNames(spec.name, live, foreign, context, table);
-      const items2 = ordered.map((l) => table.item(l, names));
-      return { items: items2, variables: placeholders(items2) };
-    })
-  };
-  const kind2 = defineKind({
-    name: spec.name,
-    key: spec.key,
-    words: words3,
-    schema: spec.schema,
-    fields: table,
-    verbs: [verbs.create, verbs.update, verbs.softDelete, verbs.restore, ...own],
-    service,
-    ...spec.answers ? { answers: spec.answers } : {},
-    ...spec.environments ? { environments: spec.environments } : {},
-    ...spec.scopes ? { scopes: spec.scopes } : {},
-    hooks: kindHooks
-  });
-  return { kind: kind2, api, live: asLive2, verbs };
+      return;
+    case "behavioral":
+      if (!has("value")) ctx.error(at2, `a behavioral condition needs \`value\` (performed_event, …)`);
+      if (!has("event_type")) ctx.error(at2, "a behavioral condition needs `event_type` (events or actions)");
+      if (leaf.event_type === "actions") oneOf("action", "key", "its action");
+      else if (!has("key")) ctx.error(at2, "a behavioral condition on an event needs `key`, the event's name");
+      if (leaf.seq_event_type === "actions" && has("seq_action") && has("seq_event")) {
+        oneOf("seq_action", "seq_event", "its second action");
+      }
+      return;
+    default:
+      if (!has("key")) ctx.error(at2, `a ${where2} needs \`key\`, the property's name`);
+      if (!has("value") && !NO_VALUE.has(String(leaf.operator))) {
+        ctx.error(at2, `a ${where2} needs \`value\` (only is_set and is_not_set take none)`);
+      }
+      if (isPlainObject(leaf.value)) ctx.error(`${at2}/value`, `a ${where2}'s \`value\` is a value or a list`);
+  }
 }
-function onlyChanged(table, current, body) {
-  const live = table.state({ name: null, ...current });
-  return Object.fromEntries(
-    Object.entries(body).filter(([key2, value]) => !deepEqual(table.normalised(key2, value), live[key2]))
+var NO_VALUE;
+var init_checks = __esm({
+  "src/kinds/cohort/checks.ts"() {
+    "use strict";
+    init_values();
+    init_filters();
+    NO_VALUE = /* @__PURE__ */ new Set(["is_set", "is_not_set"]);
+  }
+});
+
+// src/kinds/cohort/fields.ts
+var cohortFields;
+var init_fields4 = __esm({
+  "src/kinds/cohort/fields.ts"() {
+    "use strict";
+    init_define();
+    init_normalise();
+    init_filters();
+    cohortFields = fieldTable({
+      name: text(
+        "The cohort's name: its identity within the project unless `id` is given (the service lets names repeat: a name several live cohorts hold needs a pin).",
+        { minLength: 1, maxLength: 400 },
+        { required: true, live: (answer) => answer.name ?? "" }
+      ),
+      id: integer("The service's cohort id: pins identity across renames (pull writes it).", { minimum: 1 }),
+      description: longText("What the cohort is (at most 1000 characters).", {
+        normalise: (value) => normaliseText(value),
+        toYaml: (value) => value ?? ""
+      }),
+      is_static: flag(
+        "A static cohort: a container of the members uploaded to it (CSV), which the tool never manages; it takes no `filters`. Cannot change once created.",
+        { normalise: (value) => value === true, toYaml: (value) => value === true }
+      ),
+      filters: json(
+        { $ref: "#/$defs/cohort_filters" },
+        {
+          // A static cohort's criteria are its upload's, never the file's.
+          live: (answer) => answer.is_static === true ? void 0 : answer.filters,
+          references: COHORT_FILTER_REFERENCES,
+          codec: { normalise: (value) => comparableFilters(value) },
+          toYaml: pulledFilters
+        }
+      ),
+      deleted: flag(
+        "Tombstone: soft-delete the cohort (the service refuses while a flag, cohort or insight uses it)."
+      )
+    });
+  }
+});
+
+// src/kinds/cohort/scopes.ts
+var COHORT_SCOPES;
+var init_scopes4 = __esm({
+  "src/kinds/cohort/scopes.ts"() {
+    "use strict";
+    COHORT_SCOPES = {
+      read: [{ scope: "cohort:read" }],
+      write: [{ scope: "cohort:write" }],
+      pull: [{ scope: "cohort:read" }]
+    };
+  }
+});
+
+// src/kinds/cohort/service.ts
+var COHORT_ENDPOINTS;
+var init_service3 = __esm({
+  "src/kinds/cohort/service.ts"() {
+    "use strict";
+    init_model_api();
+    init_answers4();
+    COHORT_ENDPOINTS = {
+      path: "cohorts",
+      shapes: { page: COHORT_ANSWERS.cohortPage, one: COHORT_ANSWERS.cohort }
+    };
+  }
+});
+
+// src/kinds/cohort/usage.ts
+function cohorts(view) {
+  const declared = (view?.declared("cohort") ?? []).filter((d) => !d.deleted);
+  const live = (view?.live("cohort")?.objects ?? []).filter((o) => o.deleted !== true);
+  const liveByName = (name) => live.filter((o) => o.name === name);
+  const fromDeclared = (d, match) => ({
+    name: d.name,
+    ...match?.id !== void 0 ? { id: match.id } : d.id !== void 0 ? { id: d.id } : {},
+    isStatic: d.is_static ?? match?.is_static === true,
+    filters: d.filters ?? match?.filters
+  });
+  const fromLive = (o) => ({
+    name: o.name ?? "",
+    id: o.id,
+    isStatic: o.is_static === true,
+    filters: o.filters
+  });
+  return (ref) => {
+    if (ref.name !== void 0) {
+      const named = declared.filter((d) => d.name === ref.name);
+      if (named.length === 1 && named[0]) {
+        const d = named[0];
+        const match2 = live.find(
+          (o) => d.id !== void 0 ? String(o.id) === String(d.id) : o.name === d.name
+        );
+        return fromDeclared(d, match2);
+      }
+      const found3 = liveByName(ref.name);
+      return found3.length === 1 && found3[0] ? fromLive(found3[0]) : void 0;
+    }
+    const id = String(ref.id);
+    const pinned = declared.find((d) => String(d.id) === id);
+    const match = live.find((o) => String(o.id) === id);
+    if (pinned) return fromDeclared(pinned, match);
+    if (match === void 0) return void 0;
+    const byName = declared.filter((d) => d.id === void 0 && d.name === match.name);
+    return byName.length === 1 && byName[0] && liveByName(match.name ?? "").length === 1 ? fromDeclared(byName[0], match) : fromLive(match);
+  };
+}
+function contained(filters) {
+  return findReferences(filters, CONTAINS).map(
+    ({ spec, node: node3 }) => typeof node3[spec.name] === "string" ? { name: node3[spec.name] } : { id: node3[spec.id] }
   );
 }
-var init_model = __esm({
-  "src/kinds/define/model.ts"() {
+function behavioralChain(start2, view) {
+  const find = cohorts(view);
+  const seen = /* @__PURE__ */ new Set();
+  const walk2 = (ref, depth) => {
+    const known2 = find(ref);
+    if (known2 === void 0 || known2.isStatic || depth > 50) return void 0;
+    const key2 = `${known2.name}\0${known2.id ?? ""}`;
+    if (seen.has(key2)) return void 0;
+    seen.add(key2);
+    if (hasBehavioralLeaf(known2.filters)) return [known2.name];
+    for (const next of contained(known2.filters)) {
+      const chain = walk2(next, depth + 1);
+      if (chain) return [known2.name, ...chain];
+    }
+    return void 0;
+  };
+  return walk2(start2, 0);
+}
+function flagCohortProblem(owner, link, view) {
+  const chain = behavioralChain(link.id !== void 0 ? { id: link.id } : { name: link.name }, view);
+  if (chain === void 0) return void 0;
+  const [first, ...rest] = chain;
+  const through = rest.length > 0 ? `, which contains ${rest.map((n) => `cohort "${n}"`).join(", which contains ")},` : "";
+  return `${owner} targets cohort "${first}"${through} which filters on what people did (a behavioral condition): the service refuses it in a flag ("Cohort '${first}' with filters on events cannot be used in feature flags."); target a cohort of person properties`;
+}
+function activeFlagsUsing(id, view) {
+  const live = (view?.live("cohort")?.objects ?? []).filter(
+    (o) => o.deleted !== true && o.is_static !== true
+  );
+  const users2 = /* @__PURE__ */ new Set([String(id)]);
+  for (let grew = true, rounds = 0; grew && rounds < 50; rounds++) {
+    grew = false;
+    for (const o of live) {
+      if (users2.has(String(o.id))) continue;
+      if (contained(o.filters).some((r) => r.id !== void 0 && users2.has(String(r.id)))) {
+        users2.add(String(o.id));
+        grew = true;
+      }
+    }
+  }
+  const flags = view?.live("feature_flag")?.objects ?? [];
+  return flags.filter((f) => f.active === true && f.deleted !== true).filter((f) => findReferences(f.filters, FLAG_COHORTS).some(({ node: node3 }) => users2.has(String(node3.value)))).map((f) => f.name ?? String(f.id));
+}
+var CONTAINS, FLAG_COHORTS, ANY_COHORT, COHORT_HOLDERS;
+var init_usage = __esm({
+  "src/kinds/cohort/usage.ts"() {
     "use strict";
-    init_errors();
-    init_secrets();
-    init_values();
-    init_errors2();
-    init_pages();
-    init_restore();
-    init_tags();
-    init_verbs();
     init_define();
-    init_model_api();
-    init_model_plan();
-    init_model_pull();
+    init_filters();
+    CONTAINS = COHORT_FILTER_REFERENCES.filter((s) => s.kind === "cohort");
+    FLAG_COHORTS = [
+      { kind: "cohort", at: "groups/*/properties/*", where: { type: "cohort" }, name: "cohort", id: "value" }
+    ];
+    ANY_COHORT = [
+      { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value" },
+      COHORT_BREAKDOWN
+    ];
+    COHORT_HOLDERS = [
+      { kind: "feature_flag", field: "filters", specs: ANY_COHORT },
+      { kind: "insight", field: "query", specs: ANY_COHORT },
+      { kind: "cohort", field: "filters", specs: ANY_COHORT }
+    ];
+  }
+});
+
+// src/kinds/cohort/index.ts
+function cohortAction(action2, about) {
+  const { desired, live, ctx } = about;
+  const owner = `cohort "${desired?.name ?? live?.name}"`;
+  const refuse = (message) => {
+    ctx.sink.errors.push({ message, ...desired ? { source: desired.source } : {} });
+    return void 0;
+  };
+  if (action2.action === "soft_delete" && live !== void 0) return softDelete2(action2, live, about);
+  if (action2.action !== "update" && action2.action !== "create" || desired === void 0) return action2;
+  if (action2.action === "update" && action2.changes.some((c) => c.path === "is_static")) {
+    return refuse(
+      `${owner} is ${live?.is_static === true ? "static" : "dynamic"} and is declared ${desired.is_static === true ? "static" : "dynamic"}: a cohort cannot switch (static ones hold uploaded members); tombstone it and declare a new one under another name`
+    );
+  }
+  const sendsFilters = action2.changes.some((c) => c.path === "filters" || c.path.startsWith("filters."));
+  if (live?.is_static === true && sendsFilters) {
+    return refuse(
+      `${owner} is static: its criteria are the members uploaded to it, and the service refuses others ("Editing the criteria of a static cohort is not supported yet. Create a new static cohort instead."); remove \`filters\`, or declare a new dynamic cohort`
+    );
+  }
+  if (live !== void 0 && sendsFilters && live.is_static !== true) {
+    const becomes = behavioralChain({ name: desired.name }, ctx.others);
+    const was = hasBehavioralLeaf(live.filters);
+    const flags = becomes && !was ? activeFlagsUsing(live.id, ctx.others) : [];
+    if (flags.length > 0) {
+      return refuse(
+        `${owner} would filter on what people did (a behavioral condition${becomes && becomes.length > 1 ? `, through cohort "${becomes.at(-1)}"` : ""}) while active feature flags target it (${flags.join(", ")}): the service refuses it ("Behavioral filters cannot be added to cohorts used in feature flags."); remove it from those flags first`
+      );
+    }
+  }
+  return action2;
+}
+function softDelete2(action2, live, { ctx }) {
+  const view = ctx.others ?? ownOnly(ctx.live);
+  const target = { kind: "cohort", id: live.id, name: live.name };
+  const referrers = liveReferrers(target, COHORT_HOLDERS, view);
+  const still = liveReferrers(target, COHORT_HOLDERS, view, true);
+  const words3 = (kind2) => kind2.replaceAll("_", " ");
+  const warnings = still.length > 0 ? [
+    `still used by ${still.map((l) => `${words3(l.kind)} "${l.name}"`).join(", ")}: the service refuses to delete a cohort that flags, insights or other cohorts use`
+  ] : [];
+  return {
+    ...action2,
+    ...referrers.length > 0 ? { required_by: referrers } : {},
+    warnings: [...action2.warnings, ...warnings]
+  };
+}
+var ownOnly, cohortModel, cohortKind;
+var init_cohort = __esm({
+  "src/kinds/cohort/index.ts"() {
+    "use strict";
+    init_model();
+    init_referrers();
+    init_answers4();
+    init_checks();
+    init_fields4();
+    init_filters();
+    init_scopes4();
+    init_service3();
+    init_usage();
+    ownOnly = (live) => ({
+      declared: () => [],
+      live: (kind2) => kind2 === "cohort" ? live : void 0
+    });
+    cohortModel = defineModel({
+      name: "cohort",
+      key: "cohorts",
+      words: { one: "cohort", many: "cohorts" },
+      schema: {
+        list: "Cohorts of the project: groups of persons that flags target and insights filter on. Listing the key (even empty) lets --prune soft-delete undeclared ones.",
+        item: "A cohort, identified by its name (or a pinned id). Only the keys written here are managed; its members never are.",
+        def: "cohort",
+        defs: COHORT_DEFS
+      },
+      fields: cohortFields,
+      ...COHORT_ENDPOINTS,
+      scopes: COHORT_SCOPES,
+      answers: COHORT_ANSWERS,
+      live: (answer) => ({ ...answer, name: answer.name ?? "" }),
+      // The list's `search` (a trigram search: substrings first, then similar names), at most 200 characters.
+      search: { param: "search", max: 200 },
+      readsDeleted: true,
+      hooks: {
+        declare: (input, _desired, ctx) => checkCohort(input, ctx),
+        action: cohortAction,
+        // Promotion's: a static cohort's members are each project's own, never copied.
+        staticObjects: (live) => live.objects.filter((c) => c.is_static === true && c.deleted !== true).map((c) => ({ kind: "cohort", name: c.name }))
+      }
+    });
+    cohortKind = cohortModel.kind;
   }
 });
 
 // src/kinds/dashboard/answers.ts
-var obj4, str5, strOrNull4, int4, bool4, list3, level, core, dashboardBasic, dashboard, tile, dashboardWithTiles, collaborator, sharing, DASHBOARD_ANSWERS;
-var init_answers3 = __esm({
+var obj6, str6, strOrNull6, int6, bool5, list4, level, core, dashboardBasic, dashboard, tile, dashboardWithTiles, collaborator, sharing, DASHBOARD_ANSWERS;
+var init_answers5 = __esm({
   "src/kinds/dashboard/answers.ts"() {
     "use strict";
     init_shapes();
-    ({ obj: obj4, str: str5, strOrNull: strOrNull4, int: int4, bool: bool4, list: list3 } = answerTypes);
+    ({ obj: obj6, str: str6, strOrNull: strOrNull6, int: int6, bool: bool5, list: list4 } = answerTypes);
     level = { enum: [21, 37] };
     core = {
-      id: int4,
-      name: strOrNull4,
-      description: str5,
-      pinned: bool4,
-      tags: list3(str5),
+      id: int6,
+      name: strOrNull6,
+      description: str6,
+      pinned: bool5,
+      tags: list4(str6),
       restriction_level: level
     };
-    dashboardBasic = obj4({ ...core, is_shared: bool4, deleted: bool4 }, [
+    dashboardBasic = obj6({ ...core, is_shared: bool5, deleted: bool5 }, [
       "id",
       "name",
       "description",
@@ -27322,23 +28330,23 @@ var init_answers3 = __esm({
       "restriction_level",
       "is_shared"
     ]);
-    dashboard = obj4({ ...core, deleted: bool4 }, ["id"]);
-    tile = obj4(
+    dashboard = obj6({ ...core, deleted: bool5 }, ["id"]);
+    tile = obj6(
       {
-        id: int4,
-        insight: { type: ["object", "null"], properties: { id: int4, name: strOrNull4 }, required: ["id"] },
-        text: { type: ["object", "null"], properties: { id: int4, body: strOrNull4 } },
-        color: strOrNull4
+        id: int6,
+        insight: { type: ["object", "null"], properties: { id: int6, name: strOrNull6 }, required: ["id"] },
+        text: { type: ["object", "null"], properties: { id: int6, body: strOrNull6 } },
+        color: strOrNull6
       },
       ["id"]
     );
     dashboardWithTiles = {
       ...dashboard,
-      properties: { ...dashboard.properties, tiles: list3(tile) },
+      properties: { ...dashboard.properties, tiles: list4(tile) },
       required: ["id", "tiles"]
     };
-    collaborator = obj4({ id: str5, user: obj4({ uuid: str5 }, ["uuid"]), level }, ["user", "level"]);
-    sharing = obj4({ enabled: bool4, access_token: strOrNull4, created_at: strOrNull4 }, ["enabled"]);
+    collaborator = obj6({ id: str6, user: obj6({ uuid: str6 }, ["uuid"]), level }, ["user", "level"]);
+    sharing = obj6({ enabled: bool5, access_token: strOrNull6, created_at: strOrNull6 }, ["enabled"]);
     DASHBOARD_ANSWERS = {
       /** A limit/offset list (`PaginatedDashboardBasicList`). */
       dashboardPage: listPage(dashboardBasic),
@@ -27444,10 +28452,10 @@ var init_collaborators = __esm({
 });
 
 // src/kinds/dashboard/declare.ts
-function declareCollaborators(list7, { ctx }) {
+function declareCollaborators(list8, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
-  list7.forEach((item, i) => {
+  list8.forEach((item, i) => {
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -27547,16 +28555,16 @@ function tileLabel(tile2) {
   if (tile2.insight !== void 0) return `insight "${tile2.insight}"`;
   return `insight #${tile2.insight_id}`;
 }
-function excerpt2(text2) {
-  const line = text2.split("\n").find((l) => l.trim() !== "") ?? "";
+function excerpt2(text3) {
+  const line = text3.split("\n").find((l) => l.trim() !== "") ?? "";
   const trimmed = line.trim();
   return trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed;
 }
-function declareTiles(list7, ctx) {
+function declareTiles(list8, ctx) {
   const out = [];
   const firstByInsight = /* @__PURE__ */ new Map();
   const where2 = (s) => `${s.file}:${s.line}:${s.column}`;
-  list7.forEach((tile2, i) => {
+  list8.forEach((tile2, i) => {
     const at2 = `/tiles/${i}`;
     const source = ctx.at(at2);
     const given = ["insight", "insight_id", "text"].filter((k) => tile2[k] !== void 0);
@@ -27636,7 +28644,7 @@ var init_tiles_declare = __esm({
 
 // src/kinds/dashboard/fields.ts
 var UUID2, COLLABORATOR_LEVEL, dashboardFields;
-var init_fields3 = __esm({
+var init_fields5 = __esm({
   "src/kinds/dashboard/fields.ts"() {
     "use strict";
     init_define();
@@ -27731,24 +28739,24 @@ var init_fields3 = __esm({
 });
 
 // src/kinds/insight/answers.ts
-var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
-var init_answers4 = __esm({
+var obj7, str7, strOrNull7, int7, list5, insightBasic, INSIGHT_ANSWERS;
+var init_answers6 = __esm({
   "src/kinds/insight/answers.ts"() {
     "use strict";
     init_shapes();
-    ({ obj: obj5, str: str6, strOrNull: strOrNull5, int: int5, list: list4 } = answerTypes);
-    insightBasic = obj5(
+    ({ obj: obj7, str: str7, strOrNull: strOrNull7, int: int7, list: list5 } = answerTypes);
+    insightBasic = obj7(
       {
-        id: int5,
-        short_id: str6,
-        name: strOrNull5,
-        description: strOrNull5,
+        id: int7,
+        short_id: str7,
+        name: strOrNull7,
+        description: strOrNull7,
         query: { type: ["object", "null"] },
-        tags: list4(str6),
-        dashboard_tiles: list4(
-          obj5({ id: int5, dashboard_id: int5, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
+        tags: list5(str7),
+        dashboard_tiles: list5(
+          obj7({ id: int7, dashboard_id: int7, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
         ),
-        dashboards: list4(int5)
+        dashboards: list5(int7)
       },
       ["id", "name", "query", "dashboard_tiles"]
     );
@@ -27764,11 +28772,11 @@ function insightsApi(client) {
   return modelApi(client, INSIGHT_ENDPOINTS);
 }
 var INSIGHT_ENDPOINTS;
-var init_service2 = __esm({
+var init_service4 = __esm({
   "src/kinds/insight/service.ts"() {
     "use strict";
     init_model_api();
-    init_answers4();
+    init_answers6();
     INSIGHT_ENDPOINTS = {
       path: "insights",
       shapes: { page: INSIGHT_ANSWERS.insightPage, one: INSIGHT_ANSWERS.insight },
@@ -27808,8 +28816,8 @@ function dashboardsApi(client) {
     /** How many dashboards the list holds: one request for a one-item page. */
     count: model.count,
     get: (project2, id) => model.get(project2, id),
-    create: (project2, body) => model.create(project2, { ...body }),
-    update: (project2, id, body) => model.update(project2, id, { ...body }),
+    create: (project2, body2) => model.create(project2, { ...body2 }),
+    update: (project2, id, body2) => model.update(project2, id, { ...body2 }),
     /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
     getWithTiles(project2, id) {
       return client.request({
@@ -27831,16 +28839,16 @@ function dashboardsApi(client) {
         retrySafe: false
       });
     },
-    moveTile(project2, id, body) {
+    moveTile(project2, id, body2) {
       return client.request({
         method: "PATCH",
         path: path(project2, `${segment(id)}/move_tile/`),
-        body,
+        body: body2,
         expect: DASHBOARD_ANSWERS.dashboard
       });
     },
-    createFromTemplateJson(project2, body) {
-      const spec = { method: "POST", path: path(project2, "create_from_template_json/"), body };
+    createFromTemplateJson(project2, body2) {
+      const spec = { method: "POST", path: path(project2, "create_from_template_json/"), body: body2 };
       return client.request({ ...spec, expect: DASHBOARD_ANSWERS.dashboard });
     }
   };
@@ -27852,11 +28860,11 @@ function collaboratorsApi(client) {
     list(project2, dashboardId) {
       return client.request({ method: "GET", path: path(project2, dashboardId), expect: DASHBOARD_ANSWERS.collaborators });
     },
-    add(project2, dashboardId, body) {
+    add(project2, dashboardId, body2) {
       return client.request({
         method: "POST",
         path: path(project2, dashboardId),
-        body,
+        body: body2,
         expect: DASHBOARD_ANSWERS.collaborator
       });
     },
@@ -27873,8 +28881,8 @@ function sharingApi(client) {
     get(project2, dashboardId) {
       return client.request({ method: "GET", path: path(project2, dashboardId), expect: DASHBOARD_ANSWERS.sharing });
     },
-    update(project2, dashboardId, body) {
-      return client.request({ method: "PATCH", path: path(project2, dashboardId), body, expect: DASHBOARD_ANSWERS.sharing });
+    update(project2, dashboardId, body2) {
+      return client.request({ method: "PATCH", path: path(project2, dashboardId), body: body2, expect: DASHBOARD_ANSWERS.sharing });
     },
     /** Rotates the access token; not repeated after a lost answer (it would rotate twice). */
     refresh(project2, dashboardId) {
@@ -27887,12 +28895,12 @@ function sharingApi(client) {
   };
 }
 var DASHBOARD_ENDPOINTS;
-var init_service3 = __esm({
+var init_service5 = __esm({
   "src/kinds/dashboard/service.ts"() {
     "use strict";
     init_query();
     init_model_api();
-    init_answers3();
+    init_answers5();
     DASHBOARD_ENDPOINTS = {
       path: "dashboards",
       shapes: { page: DASHBOARD_ANSWERS.dashboardPage, one: DASHBOARD_ANSWERS.dashboard }
@@ -27982,14 +28990,14 @@ function liveTiles(tiles) {
   const out = [];
   for (const tile2 of tiles) {
     const insight = tile2.insight ?? null;
-    const text2 = tile2.text ?? null;
-    if (insight === null && text2 === null) continue;
+    const text3 = tile2.text ?? null;
+    if (insight === null && text3 === null) continue;
     out.push({
       id: tile2.id,
       insightId: insight?.id ?? null,
       insightName: insight === null ? null : insight.name ?? "",
-      textId: insight === null && text2 !== null ? text2.id : null,
-      text: insight === null && text2 !== null ? text2.body ?? "" : null,
+      textId: insight === null && text3 !== null ? text3.id : null,
+      text: insight === null && text3 !== null ? text3.body ?? "" : null,
       layouts: isPlainObject(tile2.layouts) ? tile2.layouts : {}
     });
   }
@@ -28051,8 +29059,8 @@ function membersNeeded(declared, dashboards, collaborators) {
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project2, declared, run17, list7) {
-  const objects = await list7();
+async function readDashboards(client, project2, declared, run17, list8) {
+  const objects = await list8();
   const reads2 = detailReads(declared, objects);
   const live = await withDetails(client, project2, objects, reads2);
   if (membersNeeded(declared, objects, live.collaborators)) {
@@ -28086,14 +29094,14 @@ async function insightsById(client, project2, ids) {
   );
   return Object.fromEntries(ids.map((id, i) => [id, found3[i] ? found3[i]?.name ?? "" : null]));
 }
-async function rereadDashboards(client, project2, read2, run17, list7) {
+async function rereadDashboards(client, project2, read2, run17, list8) {
   const reads2 = read2;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members = reads2?.members;
   if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || reads2.insights !== void 0 && !ids(reads2.insights) || members !== void 0 && members !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const live = await withDetails(client, project2, await list7(), reads2);
+  const live = await withDetails(client, project2, await list8(), reads2);
   if (members === true) live.members = await run17.members.check(project2);
   if (reads2.insights !== void 0) live.insights = await insightsById(client, project2, reads2.insights);
   return live;
@@ -28119,25 +29127,25 @@ var init_live2 = __esm({
     init_errors();
     init_plan();
     init_values();
-    init_service2();
+    init_service4();
     init_by_id();
     init_collaborators();
-    init_service3();
+    init_service5();
     init_tiles_live();
   }
 });
 
 // src/kinds/dashboard/tile-verbs.ts
-function knownInsightId(action) {
-  const lookup2 = action.preconditions?.insight_id;
+function knownInsightId(action2) {
+  const lookup2 = action2.preconditions?.insight_id;
   if (typeof lookup2 === "number") return lookup2;
-  const required = action.requires?.find((r) => r.kind === "insight")?.id;
+  const required = action2.requires?.find((r) => r.kind === "insight")?.id;
   return required === void 0 ? void 0 : Number(required);
 }
-function tileName(side, action) {
+function tileName(side, action2) {
   if (side.text !== void 0) return `text "${excerpt2(side.text)}"`;
   if (side.insight !== void 0 && side.insight !== "") return `insight "${side.insight}"`;
-  return `insight #${(action && knownInsightId(action)) ?? "?"}`;
+  return `insight #${(action2 && knownInsightId(action2)) ?? "?"}`;
 }
 function placed(side) {
   const l = side.layout;
@@ -28160,11 +29168,11 @@ async function oneAtATime(client, key2, work) {
 function dashboardsOf(insight) {
   return [...new Set(insight.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id))];
 }
-function insightIdOf(action, side, referenced) {
-  const id = knownInsightId(action) ?? (side.insight === void 0 ? void 0 : referenced?.idOf({ kind: "insight", name: side.insight }));
+function insightIdOf(action2, side, referenced) {
+  const id = knownInsightId(action2) ?? (side.insight === void 0 ? void 0 : referenced?.idOf({ kind: "insight", name: side.insight }));
   if (id === void 0) {
     throw new UserError(
-      `${action.action} ${tileName(side, action)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`
+      `${action2.action} ${tileName(side, action2)} on dashboard "${action2.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`
     );
   }
   return Number(id);
@@ -28199,10 +29207,10 @@ async function patchTiles(client, project2, dashboardId, tiles) {
   await dashboardsApi(client).update(project2, dashboardId, { tiles });
 }
 async function addTextCard(client, project2, dashboardId, side) {
-  const text2 = side.text;
-  const cards = async () => (await tilesNow(client, project2, dashboardId)).filter((t) => t.textId !== null && sameText2(t.text, text2)).length;
+  const text3 = side.text;
+  const cards = async () => (await tilesNow(client, project2, dashboardId)).filter((t) => t.textId !== null && sameText2(t.text, text3)).length;
   const before = await cards();
-  const tile2 = { text: { body: text2 }, ...side.layout ? { layouts: smOnly(side.layout) } : {} };
+  const tile2 = { text: { body: text3 }, ...side.layout ? { layouts: smOnly(side.layout) } : {} };
   const send = () => dashboardsApi(client).addTiles(project2, dashboardId, [tile2]);
   try {
     await send();
@@ -28221,12 +29229,12 @@ var init_tile_verbs = __esm({
     init_errors();
     init_errors2();
     init_words();
-    init_service2();
-    init_service3();
+    init_service4();
+    init_service5();
     init_tiles_declare();
     init_tiles_diff();
     init_tiles_live();
-    sideOf = (action, which) => action[which] ?? {};
+    sideOf = (action2, which) => action2[which] ?? {};
     sameText2 = (a, b) => (a ?? "").replace(/\n+$/, "") === b.replace(/\n+$/, "");
     queues = /* @__PURE__ */ new WeakMap();
     smOnly = (layout) => ({ sm: { x: layout.x, y: layout.y, w: layout.w, h: layout.h } });
@@ -28238,23 +29246,23 @@ var init_tile_verbs = __esm({
       step: 3,
       destructive: false,
       sides: { before: "absent", after: "required" },
-      detail: (action) => ({
-        text: `${tileName(sideOf(action, "after"), action)}${placed(sideOf(action, "after"))}`
+      detail: (action2) => ({
+        text: `${tileName(sideOf(action2, "after"), action2)}${placed(sideOf(action2, "after"))}`
       }),
       refreshes: () => [["tiles"]],
       // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order"): `requires`.
-      async send(client, action, id, _body, referenced) {
-        const project2 = action.object.project;
+      async send(client, action2, id, _body, referenced) {
+        const project2 = action2.object.project;
         const dashboardId = Number(id);
-        const side = sideOf(action, "after");
+        const side = sideOf(action2, "after");
         if (side.text !== void 0) return { id, notes: await addTextCard(client, project2, dashboardId, side) };
-        const insightId = insightIdOf(action, side, referenced);
+        const insightId = insightIdOf(action2, side, referenced);
         const { tileId, changed } = await changeMembership(client, project2, insightId, dashboardId, true);
         const notes = changed ? [] : ["the insight was already on the dashboard"];
         if (side.layout !== void 0) {
           if (tileId === void 0) {
             throw new UserError(
-              `add_tile ${tileName(side, action)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
+              `add_tile ${tileName(side, action2)} on dashboard "${action2.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
             );
           }
           await patchTiles(client, project2, dashboardId, [{ id: tileId, layouts: smOnly(side.layout) }]);
@@ -28271,16 +29279,16 @@ var init_tile_verbs = __esm({
       // A text card's removal deletes its text (the plan says so per action); an insight's only detaches it.
       destructive: "depends",
       sides: { before: "required", after: "absent" },
-      detail: (action) => ({ text: tileName(sideOf(action, "before"), action) }),
+      detail: (action2) => ({ text: tileName(sideOf(action2, "before"), action2) }),
       refreshes: () => [["tiles"]],
-      async send(client, action, id) {
-        const project2 = action.object.project;
+      async send(client, action2, id) {
+        const project2 = action2.object.project;
         const dashboardId = Number(id);
-        const side = sideOf(action, "before");
+        const side = sideOf(action2, "before");
         if (side.text === void 0) {
-          const insightId = knownInsightId(action);
+          const insightId = knownInsightId(action2);
           if (insightId === void 0)
-            throw new UserError(`remove_tile ${tileName(side, action)}: the plan lost the insight's id`);
+            throw new UserError(`remove_tile ${tileName(side, action2)}: the plan lost the insight's id`);
           const { changed } = await changeMembership(client, project2, insightId, dashboardId, false);
           return { id, notes: changed ? [] : ["the tile was already gone"] };
         }
@@ -28298,17 +29306,17 @@ var init_tile_verbs = __esm({
       step: 3,
       destructive: false,
       sides: { before: "required", after: "required" },
-      detail: (action) => ({ text: tileName(sideOf(action, "after"), action) }),
+      detail: (action2) => ({ text: tileName(sideOf(action2, "after"), action2) }),
       refreshes: () => [["tiles"]],
-      async send(client, action, id) {
-        const project2 = action.object.project;
+      async send(client, action2, id) {
+        const project2 = action2.object.project;
         const dashboardId = Number(id);
-        const before = sideOf(action, "before");
-        const after = sideOf(action, "after");
-        const tile2 = findTile(await tilesNow(client, project2, dashboardId), before, knownInsightId(action));
+        const before = sideOf(action2, "before");
+        const after = sideOf(action2, "after");
+        const tile2 = findTile(await tilesNow(client, project2, dashboardId), before, knownInsightId(action2));
         if (tile2 === void 0) {
           throw new UserError(
-            `update_tile ${tileName(before, action)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
+            `update_tile ${tileName(before, action2)} on dashboard "${action2.object.name}": the tile is no longer on the dashboard; run plan again`
           );
         }
         const write3 = { id: tile2.id };
@@ -28365,12 +29373,12 @@ function planTiles(desired, current, ref, ctx, links) {
   const { sink } = ctx;
   for (const { live: tile2 } of diff.remove) {
     const { side, preconditions: preconditions2 } = liveSide(tile2, names);
-    const text2 = side.text !== void 0;
+    const text3 = side.text !== void 0;
     sink.actions.push(
       makeAction(REMOVE_TILE, ref, {
         before: side,
-        destructive: text2,
-        ...text2 ? { warnings: ["the text card is deleted, and its text with it"] } : {},
+        destructive: text3,
+        ...text3 ? { warnings: ["the text card is deleted, and its text with it"] } : {},
         ...preconditions2 ? { preconditions: preconditions2 } : {}
       })
     );
@@ -28388,7 +29396,7 @@ function planTiles(desired, current, ref, ctx, links) {
     return planned2.findIndex((p) => p.label === label2);
   };
   for (const tile2 of [...updates.keys()].sort((a, b) => order(a) - order(b))) {
-    const { layout, text: text2 } = updates.get(tile2) ?? {};
+    const { layout, text: text3 } = updates.get(tile2) ?? {};
     const { side: before, preconditions: preconditions2 } = liveSide(tile2, names);
     const after = { ...before };
     const changes2 = [];
@@ -28400,13 +29408,13 @@ function planTiles(desired, current, ref, ctx, links) {
         after: layout.after
       });
     }
-    if (text2) {
-      after.text = text2.after;
+    if (text3) {
+      after.text = text3.after;
       changes2.push({
         path: "text",
-        before: text2.before,
-        after: text2.after,
-        ...textChange(text2.before, text2.after)
+        before: text3.before,
+        after: text3.after,
+        ...textChange(text3.before, text3.after)
       });
     }
     sink.actions.push(
@@ -28450,8 +29458,8 @@ var init_tiles_plan = __esm({
 });
 
 // src/kinds/dashboard/verbs.ts
-function collaborator2(action, side) {
-  const value = action[side];
+function collaborator2(action2, side) {
+  const value = action2[side];
   const level2 = typeof value?.level === "number" ? value.level : void 0;
   return {
     user: typeof value?.user_uuid === "string" ? value.user_uuid : "?",
@@ -28469,8 +29477,8 @@ function sharing2(enabled) {
     sides: { before: "required", after: "required" },
     refreshes: () => [["sharing", "enabled"]],
     body: () => ({ enabled }),
-    async send(client, action, id) {
-      await sharingApi(client).update(action.object.project, Number(id), { enabled });
+    async send(client, action2, id) {
+      await sharingApi(client).update(action2.object.project, Number(id), { enabled });
       return { id, notes: [] };
     }
   };
@@ -28481,15 +29489,15 @@ var init_verbs3 = __esm({
     "use strict";
     init_execute();
     init_words();
-    init_fields3();
-    init_service3();
+    init_fields5();
+    init_service5();
     init_tile_verbs();
-    byUser = (action) => {
-      const side = action.after ?? action.before;
+    byUser = (action2) => {
+      const side = action2.after ?? action2.before;
       return typeof side?.user_uuid === "string" ? side.user_uuid : "";
     };
-    users = (action) => {
-      const uuid = byUser(action);
+    users = (action2) => {
+      const uuid = byUser(action2);
       return uuid === "" ? [] : [uuid];
     };
     ADD_COLLABORATOR = {
@@ -28502,15 +29510,15 @@ var init_verbs3 = __esm({
       sides: { before: "absent", after: "required" },
       sortKey: byUser,
       users,
-      detail: (action) => collaborator2(action, "after"),
+      detail: (action2) => collaborator2(action2, "after"),
       refreshes: () => [["collaborators"]],
-      body: (action) => ({ user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 }),
-      async send(client, action, id, body) {
+      body: (action2) => ({ user_uuid: action2.after?.user_uuid, level: action2.after?.level ?? 37 }),
+      async send(client, action2, id, body2) {
         await alreadyDone(
           () => collaboratorsApi(client).add(
-            action.object.project,
+            action2.object.project,
             Number(id),
-            body
+            body2
           ),
           (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? "")
         );
@@ -28527,11 +29535,11 @@ var init_verbs3 = __esm({
       sides: { before: "required", after: "absent" },
       sortKey: byUser,
       users,
-      detail: (action) => collaborator2(action, "before"),
+      detail: (action2) => collaborator2(action2, "before"),
       refreshes: () => [["collaborators"]],
-      async send(client, action, id) {
+      async send(client, action2, id) {
         await alreadyDone(
-          () => collaboratorsApi(client).remove(action.object.project, Number(id), String(action.before?.user_uuid)),
+          () => collaboratorsApi(client).remove(action2.object.project, Number(id), String(action2.before?.user_uuid)),
           (e) => e.status === 404
         );
         return { id, notes: [] };
@@ -28723,60 +29731,21 @@ var init_pull2 = __esm({
   "src/kinds/dashboard/pull.ts"() {
     "use strict";
     init_values();
-    init_service2();
-    init_fields3();
-    init_service3();
+    init_service4();
+    init_fields5();
+    init_service5();
     init_tiles_diff();
     init_tiles_live();
     init_tiles_schema();
   }
 });
 
-// src/scopes.ts
-function grants(scopes, needed) {
-  if (scopes.includes("*") || scopes.includes(needed)) return true;
-  const [object, access] = needed.split(":");
-  return access === "read" && scopes.includes(`${object}:write`);
-}
-function mergeNeeds(needs) {
-  const byScope = /* @__PURE__ */ new Map();
-  for (const need of needs) {
-    const entry = byScope.get(need.scope) ?? { always: false, when: [] };
-    if (need.when === void 0) entry.always = true;
-    else if (!entry.when.includes(need.when)) entry.when.push(need.when);
-    byScope.set(need.scope, entry);
-  }
-  const implied = (scope) => {
-    const [object, access] = scope.split(":");
-    return access === "read" && byScope.get(`${object}:write`)?.always === true;
-  };
-  return [...byScope].filter(([scope]) => !implied(scope)).map(
-    ([scope, { always, when }]) => always || when.length === 0 ? { scope } : { scope, when: when.join("; or ") }
-  );
-}
-var FEATURE_SCOPES;
-var init_scopes2 = __esm({
-  "src/scopes.ts"() {
-    "use strict";
-    FEATURE_SCOPES = [
-      {
-        scope: "project:read",
-        when: "a plan sets tags or adds collaborators (the paid features; without it: a note)"
-      },
-      {
-        scope: "organization:read",
-        when: "a plan sets tags or adds collaborators (the paid features; without it: a note)"
-      }
-    ];
-  }
-});
-
 // src/kinds/dashboard/scopes.ts
 var DASHBOARD_SCOPES;
-var init_scopes3 = __esm({
+var init_scopes5 = __esm({
   "src/kinds/dashboard/scopes.ts"() {
     "use strict";
-    init_scopes2();
+    init_scopes();
     DASHBOARD_SCOPES = {
       read: [
         { scope: "dashboard:read" },
@@ -28861,13 +29830,13 @@ var init_dashboard = __esm({
     "use strict";
     init_types2();
     init_model();
-    init_answers3();
-    init_fields3();
+    init_answers5();
+    init_fields5();
     init_live2();
     init_plan3();
     init_pull2();
-    init_scopes3();
-    init_service3();
+    init_scopes5();
+    init_service5();
     init_tiles_check();
     init_verbs3();
     dashboardModel = defineModel({
@@ -28923,30 +29892,30 @@ var init_dashboard = __esm({
 });
 
 // src/kinds/feature-flag/answers.ts
-var obj6, str7, strOrNull6, int6, list5, bool5, boolOrNull, featureFlag, FLAG_ANSWERS;
-var init_answers5 = __esm({
+var obj8, str8, strOrNull8, int8, list6, bool6, boolOrNull2, featureFlag, FLAG_ANSWERS;
+var init_answers7 = __esm({
   "src/kinds/feature-flag/answers.ts"() {
     "use strict";
     init_shapes();
-    ({ obj: obj6, str: str7, strOrNull: strOrNull6, int: int6, list: list5 } = answerTypes);
-    bool5 = answerTypes.bool;
-    boolOrNull = { type: ["boolean", "null"] };
-    featureFlag = obj6(
+    ({ obj: obj8, str: str8, strOrNull: strOrNull8, int: int8, list: list6 } = answerTypes);
+    bool6 = answerTypes.bool;
+    boolOrNull2 = { type: ["boolean", "null"] };
+    featureFlag = obj8(
       {
-        id: int6,
-        key: str7,
-        name: strOrNull6,
+        id: int8,
+        key: str8,
+        name: strOrNull8,
         filters: { type: "object" },
-        active: bool5,
-        archived: bool5,
-        deleted: bool5,
+        active: bool6,
+        archived: bool6,
+        deleted: bool6,
         version: { type: ["integer", "null"] },
-        tags: list5(str7),
-        evaluation_contexts: { type: ["array", "null"], items: str7 },
-        ensure_experience_continuity: boolOrNull,
-        is_remote_configuration: boolOrNull,
-        has_encrypted_payloads: boolOrNull,
-        last_called_at: strOrNull6
+        tags: list6(str8),
+        evaluation_contexts: { type: ["array", "null"], items: str8 },
+        ensure_experience_continuity: boolOrNull2,
+        is_remote_configuration: boolOrNull2,
+        has_encrypted_payloads: boolOrNull2,
+        last_called_at: strOrNull8
       },
       ["id", "key", "filters", "active", "deleted"]
     );
@@ -28954,9 +29923,7 @@ var init_answers5 = __esm({
       /** A page of the flag list (limit/offset, 100 a page; `?key=` answers one too). */
       featureFlagPage: listPage(featureFlag),
       /** One flag: retrieve, create, PATCH and the lifecycle actions. */
-      featureFlag: { schema: featureFlag },
-      /** A page of the cohort list: what resolving a name needs. */
-      cohortPage: listPage(obj6({ id: int6, name: strOrNull6 }, ["id", "name"]))
+      featureFlag: { schema: featureFlag }
     };
   }
 });
@@ -29228,7 +30195,7 @@ function encodePayloads(payloads, keep = () => false) {
   return Object.fromEntries(Object.entries(payloads).map(([k, v]) => [k, keep(v) ? v : JSON.stringify(v)]));
 }
 var ENCRYPTED, LEGACY_KEYS, READ_ONLY_PROPERTY_KEYS;
-var init_filters = __esm({
+var init_filters2 = __esm({
   "src/kinds/feature-flag/filters.ts"() {
     "use strict";
     init_posthog();
@@ -29248,10 +30215,10 @@ function shown2(sum) {
   return String(Math.round(sum * 1e6) / 1e6);
 }
 function checkVariants(filters, sink) {
-  const list7 = variants(filters);
+  const list8 = variants(filters);
   const keys = /* @__PURE__ */ new Set();
-  if (list7.length === 0) return keys;
-  const sum = list7.reduce(
+  if (list8.length === 0) return keys;
+  const sum = list8.reduce(
     (total, v) => total + (typeof v.rollout_percentage === "number" ? v.rollout_percentage : 0),
     0
   );
@@ -29261,7 +30228,7 @@ function checkVariants(filters, sink) {
       `the variant rollout percentages of ${sink.owner} sum to ${shown2(sum)}, not 100`
     );
   }
-  list7.forEach((variant, i) => {
+  list8.forEach((variant, i) => {
     const key2 = String(variant.key);
     if (keys.has(key2)) {
       sink.error(
@@ -29401,10 +30368,10 @@ function createNote(filters) {
   return "declared without filters: the service creates it with no release condition (groups: []), so it is on for no one until filters.groups declares one";
 }
 var REFERENCE;
-var init_checks = __esm({
+var init_checks2 = __esm({
   "src/kinds/feature-flag/checks.ts"() {
     "use strict";
-    init_filters();
+    init_filters2();
     REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
   }
 });
@@ -29498,7 +30465,7 @@ function variantList(value) {
 function variantLines(before, after) {
   const b = variantList(before);
   const a = variantList(after);
-  const share = (list7) => list7.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
+  const share = (list8) => list8.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
   if (a.length === 0 && b.length > 0) return [`makes it a boolean flag (drops variants ${share(b)})`];
   if (b.length === 0 && a.length > 0) return [`serves variants ${share(a)}`];
   const lines = [];
@@ -29565,7 +30532,7 @@ function describeFlagField(path, before, after, opts = {}) {
 var init_phrasing = __esm({
   "src/kinds/feature-flag/phrasing.ts"() {
     "use strict";
-    init_filters();
+    init_filters2();
   }
 });
 
@@ -29643,7 +30610,7 @@ var init_compare = __esm({
     "use strict";
     init_secret();
     init_secrets();
-    init_filters();
+    init_filters2();
     init_phrasing();
   }
 });
@@ -29684,8 +30651,8 @@ var init_declare3 = __esm({
     init_interpolate();
     init_missing_secrets();
     init_secret();
-    init_checks();
-    init_filters();
+    init_checks2();
+    init_filters2();
   }
 });
 
@@ -29753,10 +30720,10 @@ function featureFlagsApi(client) {
       return found3.filter((f) => f.key === key2);
     },
     /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
-    async act(project2, id, action) {
+    async act(project2, id, action2) {
       const answer = await client.request({
         method: "POST",
-        path: path(project2, `${segment(id)}/${action}/`),
+        path: path(project2, `${segment(id)}/${action2}/`),
         body: {},
         retrySafe: true,
         expect: FLAG_ANSWERS.featureFlag
@@ -29765,21 +30732,13 @@ function featureFlagsApi(client) {
     }
   };
 }
-function cohortsApi(client) {
-  return {
-    /** Every cohort of the project (not deleted): names resolve against these. */
-    listAll(project2) {
-      return client.listAll(projectPath(project2, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
-    }
-  };
-}
 var SENTINEL, FLAG_ENDPOINTS;
-var init_service4 = __esm({
+var init_service6 = __esm({
   "src/kinds/feature-flag/service.ts"() {
     "use strict";
     init_query();
     init_model_api();
-    init_answers5();
+    init_answers7();
     SENTINEL = /^"?\*+ \(encrypted\)"?$/;
     FLAG_ENDPOINTS = {
       path: "feature_flags",
@@ -29790,9 +30749,9 @@ var init_service4 = __esm({
 });
 
 // src/kinds/feature-flag/lifecycle.ts
-function lifecycle(action) {
+function lifecycle(action2) {
   return async (client, planned2, id) => {
-    await featureFlagsApi(client).act(planned2.object.project, Number(id), action);
+    await featureFlagsApi(client).act(planned2.object.project, Number(id), action2);
     return { id, notes: [] };
   };
 }
@@ -29800,7 +30759,7 @@ var ARCHIVE, UNARCHIVE;
 var init_lifecycle = __esm({
   "src/kinds/feature-flag/lifecycle.ts"() {
     "use strict";
-    init_service4();
+    init_service6();
     ARCHIVE = {
       name: "archive",
       symbol: "⊟",
@@ -29886,8 +30845,8 @@ function pullProperty(prop) {
     const id = Number(out.value);
     if (out.value !== void 0 && Number.isSafeInteger(id)) out.value = id;
     if (out.cohort !== void 0) {
-      const { type: _type, cohort, ...rest } = out;
-      return { type: "cohort", cohort, ...rest };
+      const { type: _type, cohort: cohort2, ...rest } = out;
+      return { type: "cohort", cohort: cohort2, ...rest };
     }
   }
   return out;
@@ -29925,15 +30884,8 @@ async function pullForeign(client, project2, flags) {
   const unknownFlag = named.some(
     ({ spec, node: node3 }) => spec.kind === FEATURE_FLAG && !ids.has(String(node3[spec.id]))
   );
-  const cohort = named.some(({ spec }) => spec.kind === "cohort");
-  const [archived, cohorts] = await Promise.all([
-    unknownFlag ? featureFlagsApi(client).listAll(project2, true) : [],
-    cohort ? cohortsApi(client).listAll(project2) : []
-  ]);
-  return {
-    [FEATURE_FLAG]: archived.map((f) => ({ id: f.id, name: f.key })),
-    ...cohort ? { cohort: cohorts } : {}
-  };
+  const archived = unknownFlag ? await featureFlagsApi(client).listAll(project2, true) : [];
+  return { [FEATURE_FLAG]: archived.map((f) => ({ id: f.id, name: f.key })) };
 }
 var init_pull3 = __esm({
   "src/kinds/feature-flag/pull.ts"() {
@@ -29941,11 +30893,11 @@ var init_pull3 = __esm({
     init_kinds2();
     init_destinations();
     init_references();
-    init_filters();
+    init_filters2();
     init_name2();
     init_references2();
     init_schema4();
-    init_service4();
+    init_service6();
   }
 });
 
@@ -29966,7 +30918,7 @@ function planFilters(value) {
   return { ...value, payloads };
 }
 var onlyTrue, sortedUnique, flagFields;
-var init_fields4 = __esm({
+var init_fields6 = __esm({
   "src/kinds/feature-flag/fields.ts"() {
     "use strict";
     init_secret();
@@ -29975,7 +30927,7 @@ var init_fields4 = __esm({
     init_normalise();
     init_compare();
     init_declare3();
-    init_filters();
+    init_filters2();
     init_lifecycle();
     init_phrasing();
     init_pull3();
@@ -30084,11 +31036,7 @@ function reads(declared, objects) {
   const archived = declared.some(
     (d) => d.archived === true || (d.id !== void 0 ? !ids.has(d.id) : !keys.has(d.name)) || flagsNamed(d).some((key2) => !keys.has(key2) && !declaredKeys2.has(key2))
   );
-  return {
-    archived,
-    cohorts: declared.some(namesCohorts),
-    declared: [...declaredKeys2]
-  };
+  return { archived, declared: [...declaredKeys2] };
 }
 async function byId(client, project2, id) {
   try {
@@ -30114,7 +31062,6 @@ async function withDetails2(client, project2, objects, read2) {
     declared: read2.declared,
     referable: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
   };
-  if (read2.cohorts) live.foreign = { cohort: await cohortsApi(client).listAll(project2) };
   return live;
 }
 function dependencyNumbers(flag2) {
@@ -30128,15 +31075,14 @@ function scopedReads(declared, objects) {
   return {
     archived: false,
     pinned: [],
-    cohorts: declared.some(namesCohorts),
     declared: [...keys],
     pins: [...pins],
     linked: [...new Set(linked)]
   };
 }
-async function readFlags(client, project2, declared, _run, list7, scope) {
+async function readFlags(client, project2, declared, _run, list8, scope) {
   const flags = declared;
-  const objects = await list7();
+  const objects = await list8();
   if (scope !== void 0) {
     const read3 = scopedReads(flags, objects);
     return { live: await withDetails2(client, project2, objects, read3), read: read3 };
@@ -30149,12 +31095,12 @@ async function readFlags(client, project2, declared, _run, list7, scope) {
   };
   return { live: await withDetails2(client, project2, objects, read2), read: read2 };
 }
-async function rereadFlags(client, project2, read2, _run, list7) {
+async function rereadFlags(client, project2, read2, _run, list8) {
   const r = read2;
   const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
-  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
+  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
   if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  return withDetails2(client, project2, await list7(), r);
+  return withDetails2(client, project2, await list8(), r);
 }
 function flagDetails(live, kindLive) {
   const keys = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f.key]));
@@ -30174,7 +31120,7 @@ function liveDependencies(flag2, kindLive) {
     return found3 === void 0 ? [] : [{ kind: FEATURE_FLAG, name: found3.key, id: found3.id }];
   });
 }
-var flagsNamed, namesCohorts, found;
+var flagsNamed, found;
 var init_live3 = __esm({
   "src/kinds/feature-flag/live.ts"() {
     "use strict";
@@ -30184,51 +31130,71 @@ var init_live3 = __esm({
     init_references();
     init_name2();
     init_references2();
-    init_service4();
+    init_service6();
     flagsNamed = (d) => (d.refs ?? []).flatMap((r) => r.kind === FEATURE_FLAG && r.name !== void 0 ? [r.name] : []);
-    namesCohorts = (d) => !d.deleted && (d.refs ?? []).some((r) => r.kind === "cohort" && r.name !== void 0);
     found = (flags) => flags.filter((f) => f !== void 0);
   }
 });
 
 // src/kinds/feature-flag/plan.ts
-function flagAction(action, about) {
+function flagAction(action2, about) {
   const { live, ctx } = about;
-  switch (action.action) {
+  switch (action2.action) {
     case "create":
-      return create2(action, about);
+      return create2(action2, about);
     case "update":
-      return live ? update2(action, about.desired, live, ctx) : action;
+      if (!cohortsAccepted(action2, about)) return void 0;
+      return live ? update2(action2, about.desired, live, ctx) : action2;
     case "restore":
       return {
-        ...action,
-        changes: action.changes.map((c) => ({ ...c, says: describeFlagField("deleted", true, false) }))
+        ...action2,
+        changes: action2.changes.map((c) => ({ ...c, says: describeFlagField("deleted", true, false) }))
       };
     case "soft_delete":
     case "archive": {
-      if (!live) return action;
-      const guard = liveGuard(live, ctx, action.action === "archive" ? "archiving it" : "soft-deleting it");
+      if (!live) return action2;
+      const guard = liveGuard(live, ctx, action2.action === "archive" ? "archiving it" : "soft-deleting it");
       const dependents = liveDependents(live, ctx.live);
       return {
-        ...action,
+        ...action2,
         ...dependents.length > 0 ? { required_by: dependents } : {},
         ...guard ? { guard, destructive: true } : {}
       };
     }
     default:
-      return action;
+      return action2;
   }
 }
-function create2(action, { desired, ctx }) {
+function cohortsAccepted(action2, { desired, ctx }) {
+  const owner = `feature flag "${desired?.name}"`;
+  let ok = true;
+  for (const link of action2.requires ?? []) {
+    if (link.kind !== "cohort") continue;
+    const problem = flagCohortProblem(owner, link, ctx.others);
+    if (problem === void 0) continue;
+    ok = false;
+    const ref = desired?.refs?.find(
+      (r) => r.kind === "cohort" && (r.name === link.name || r.id !== void 0 && String(r.id) === String(link.id))
+    );
+    ctx.sink.errors.push({
+      message: problem,
+      ...ref ? { source: ref.source } : desired ? { source: desired.source } : {}
+    });
+  }
+  return ok;
+}
+function create2(action2, about) {
+  const { desired, ctx } = about;
+  if (!cohortsAccepted(action2, about)) return void 0;
   const problem = createProblem(desired?.filters, `feature flag "${desired?.name}"`);
   if (problem !== void 0) {
     ctx.sink.errors.push({ message: problem, ...desired ? { source: desired.source } : {} });
     return void 0;
   }
   const note = createNote(desired?.filters);
-  if (note !== void 0) action = { ...action, warnings: [...action.warnings, note] };
-  if (desired?.has_encrypted_payloads !== true) return action;
-  const changes2 = action.changes.flatMap(
+  if (note !== void 0) action2 = { ...action2, warnings: [...action2.warnings, note] };
+  if (desired?.has_encrypted_payloads !== true) return action2;
+  const changes2 = action2.changes.flatMap(
     (c) => c.path === "filters.payloads" && isObject(c.after) ? Object.entries(c.after).map(([payload, ref]) => ({
       path: `filters.payloads.${payload}`,
       after: ref,
@@ -30236,10 +31202,10 @@ function create2(action, { desired, ctx }) {
       says: [`adds the encrypted payload for ${payload}`]
     })) : [c]
   );
-  return { ...action, changes: changes2 };
+  return { ...action2, changes: changes2 };
 }
-function update2(action, desired, live, ctx) {
-  const changes2 = action.changes.map((c) => {
+function update2(action2, desired, live, ctx) {
+  const changes2 = action2.changes.map((c) => {
     if (c.path.startsWith("filters.") || c.says !== void 0) return c;
     const says = describeFlagField(c.path, c.before, c.after);
     return says.length > 0 ? { ...c, says } : c;
@@ -30248,9 +31214,9 @@ function update2(action, desired, live, ctx) {
     ...changes2.filter((c) => !c.path.startsWith("filters.")),
     ...changes2.filter((c) => c.path.startsWith("filters."))
   ];
-  const before = structuredClone(action.before ?? {});
-  const after = structuredClone(action.after ?? {});
-  const sends = structuredClone(action.sends ?? {});
+  const before = structuredClone(action2.before ?? {});
+  const after = structuredClone(action2.after ?? {});
+  const sends = structuredClone(action2.sends ?? {});
   const encrypted = live.has_encrypted_payloads === true || desired?.has_encrypted_payloads === true;
   if (encrypted && changes2.some((c) => c.path.startsWith("filters.payloads"))) {
     for (const side of [before, after]) {
@@ -30263,7 +31229,7 @@ function update2(action, desired, live, ctx) {
   const turnsOff = changes2.some((c) => c.path === "active" && c.after === false);
   const rekeys = changes2.some((c) => c.path === "key");
   const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
-  const warnings = [...action.warnings];
+  const warnings = [...action2.warnings];
   const decrypts = changes2.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
   if (decrypts) {
     warnings.push(
@@ -30275,7 +31241,7 @@ function update2(action, desired, live, ctx) {
       "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
     );
   }
-  const requires = [...action.requires ?? []];
+  const requires = [...action2.requires ?? []];
   if (!turnsOff) {
     for (const link of liveDependencies(live, ctx.live)) {
       if (!requires.some((r) => r.kind === link.kind && r.name === link.name)) requires.push(link);
@@ -30283,7 +31249,7 @@ function update2(action, desired, live, ctx) {
   }
   const dependents = turnsOff ? liveDependents(live, ctx.live) : [];
   const result = {
-    ...action,
+    ...action2,
     before,
     after,
     changes: ordered,
@@ -30344,10 +31310,11 @@ var init_plan4 = __esm({
   "src/kinds/feature-flag/plan.ts"() {
     "use strict";
     init_values();
-    init_checks();
+    init_usage();
+    init_checks2();
     init_compare();
-    init_fields4();
-    init_filters();
+    init_fields6();
+    init_filters2();
     init_live3();
     init_phrasing();
     DAY = 864e5;
@@ -30357,9 +31324,6 @@ var init_plan4 = __esm({
 });
 
 // src/kinds/feature-flag/promote.ts
-function staticCohorts(live) {
-  return (live.foreign?.cohort ?? []).filter((c) => c.is_static === true && c.deleted !== true).map((c) => ({ kind: "cohort", name: c.name }));
-}
 function generatedForFlag(item) {
   return typeof item.key === "string" ? [{ kind: "dashboard", name: `Generated Dashboard: ${item.key} Usage` }] : [];
 }
@@ -30371,7 +31335,7 @@ var init_promote = __esm({
 
 // src/kinds/feature-flag/scopes.ts
 var FEATURE_FLAG_SCOPES;
-var init_scopes4 = __esm({
+var init_scopes6 = __esm({
   "src/kinds/feature-flag/scopes.ts"() {
     "use strict";
     FEATURE_FLAG_SCOPES = {
@@ -30390,20 +31354,20 @@ var init_scopes4 = __esm({
 
 // src/kinds/feature-flag/verbs.ts
 function asPayloadText(value) {
-  const text2 = String(value);
+  const text3 = String(value);
   try {
-    JSON.parse(text2);
-    return text2;
+    JSON.parse(text3);
+    return text3;
   } catch {
-    return JSON.stringify(text2);
+    return JSON.stringify(text3);
   }
 }
-function ignored(body, answer) {
+function ignored(body2, answer) {
   const notes = [];
-  if (Array.isArray(body.tags) && body.tags.length > 0 && (answer.tags ?? []).length === 0) {
+  if (Array.isArray(body2.tags) && body2.tags.length > 0 && (answer.tags ?? []).length === 0) {
     notes.push("the service ignored the tags (the organization lacks the tagging feature)");
   }
-  if (Array.isArray(body.evaluation_contexts) && body.evaluation_contexts.length > 0 && (answer.evaluation_contexts ?? []).length === 0) {
+  if (Array.isArray(body2.evaluation_contexts) && body2.evaluation_contexts.length > 0 && (answer.evaluation_contexts ?? []).length === 0) {
     notes.push(
       "the service ignored the evaluation contexts (the organization lacks its flag-evaluation-tags feature)"
     );
@@ -30420,40 +31384,40 @@ var init_verbs4 = __esm({
     init_secrets();
     init_model();
     init_verbs();
-    init_fields4();
-    init_filters();
-    init_service4();
-    flagBody = (action, env, owner, referenced) => {
-      const merged = deepMerge(action.after ?? {}, action.sends ?? {});
+    init_fields6();
+    init_filters2();
+    init_service6();
+    flagBody = (action2, env, owner, referenced) => {
+      const merged = deepMerge(action2.after ?? {}, action2.sends ?? {});
       const filters = merged.filters;
       const payloads = isObject(filters) && isObject(filters.payloads) ? filters.payloads : void 0;
       if (isObject(filters) && payloads) filters.payloads = encodePayloads(payloads, isSecretRef);
-      const body = modelBody(flagFields, { ...action, after: merged, sends: {} }, env, owner, referenced);
-      const sent = isObject(body.filters) && isObject(body.filters.payloads) ? body.filters.payloads : {};
+      const body2 = modelBody(flagFields, { ...action2, after: merged, sends: {} }, env, owner, referenced);
+      const sent = isObject(body2.filters) && isObject(body2.filters.payloads) ? body2.filters.payloads : {};
       for (const [key2, value] of Object.entries(payloads ?? {})) {
         if (isSecretRef(value)) sent[key2] = asPayloadText(sent[key2]);
       }
-      return body;
+      return body2;
     };
-    updateBody2 = (action, env, owner, referenced) => {
-      const body = flagBody(action, env, owner, referenced) ?? {};
-      const { version, original_flag: original } = action.preconditions ?? {};
-      if (typeof version === "number") body.version = version;
-      if (isObject(original) && Object.keys(original).length > 0) body.original_flag = original;
-      return body;
+    updateBody2 = (action2, env, owner, referenced) => {
+      const body2 = flagBody(action2, env, owner, referenced) ?? {};
+      const { version, original_flag: original } = action2.preconditions ?? {};
+      if (typeof version === "number") body2.version = version;
+      if (isObject(original) && Object.keys(original).length > 0) body2.original_flag = original;
+      return body2;
     };
     FLAG_CREATE = { body: flagBody };
     FLAG_UPDATE = {
       destructive: "depends",
       // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
-      refreshes: (action) => UPDATE.refreshes(action).filter(
+      refreshes: (action2) => UPDATE.refreshes(action2).filter(
         (path) => !(path[0] === "filters" && path[1] === "payloads" && path.length > 2)
       ),
       body: updateBody2,
-      async send(client, action, id, body) {
-        const { project: project2 } = action.object;
-        const sent = { ...body ?? {} };
-        const stored = body?.original_flag;
+      async send(client, action2, id, body2) {
+        const { project: project2 } = action2.object;
+        const sent = { ...body2 ?? {} };
+        const stored = body2?.original_flag;
         if (isObject(sent.filters) && isObject(stored) && isObject(stored.filters)) {
           sent.filters = wholeFilters(stored.filters, sent.filters);
         }
@@ -30470,9 +31434,9 @@ var init_feature_flag = __esm({
   "src/kinds/feature-flag/index.ts"() {
     "use strict";
     init_model();
-    init_answers5();
-    init_checks();
-    init_fields4();
+    init_answers7();
+    init_checks2();
+    init_fields6();
     init_lifecycle();
     init_live3();
     init_name2();
@@ -30480,8 +31444,8 @@ var init_feature_flag = __esm({
     init_promote();
     init_pull3();
     init_schema4();
-    init_scopes4();
-    init_service4();
+    init_scopes6();
+    init_service6();
     init_verbs4();
     flagModel = defineModel(
       {
@@ -30508,7 +31472,7 @@ var init_feature_flag = __esm({
         },
         readsDeleted: true,
         findByName: findFlags,
-        notes: (body, answer) => ignored(body, answer),
+        notes: (body2, answer) => ignored(body2, answer),
         verbs: { create: FLAG_CREATE, update: FLAG_UPDATE, own: [UNARCHIVE, ARCHIVE] },
         // SPEC §9: an overlay's variants merge by key; a flag or holdout by id is one project's (a cohort by
         // id too: the filters' reference declaration says so).
@@ -30540,7 +31504,6 @@ var init_feature_flag = __esm({
           action: flagAction,
           extras: flagExtras,
           foreign: pullForeign,
-          staticObjects: staticCohorts,
           generated: generatedForFlag
         }
       }
@@ -30573,8 +31536,8 @@ function pyEqual(a, b) {
   }
   return false;
 }
-function pyInt(text2) {
-  const m = /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(text2);
+function pyInt(text3) {
+  const m = /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(text3);
   if (!m) return void 0;
   const n = Number((m[2] ?? "").replaceAll("_", ""));
   return m[1] === "-" ? -n : n;
@@ -31203,6 +32166,21 @@ var init_check = __esm({
   }
 });
 
+// src/kinds/insight/references.ts
+var INSIGHT_REFERENCES;
+var init_references3 = __esm({
+  "src/kinds/insight/references.ts"() {
+    "use strict";
+    init_filters();
+    INSIGHT_REFERENCES = [
+      { kind: "action", at: "**", where: { kind: "ActionsNode" }, name: "action", id: "id" },
+      { kind: "action", at: "**", where: { type: "actions" }, name: "action", id: "id" },
+      { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value", fixed: { key: "id" } },
+      COHORT_BREAKDOWN
+    ];
+  }
+});
+
 // src/kinds/insight/query.ts
 function describe2(problem, field3, owner) {
   const at2 = `${field3} of ${owner}`;
@@ -31247,7 +32225,8 @@ function checkQuery(query, ctx, pointer = "/query") {
 }
 function declareQuery(value, ctx, pointer = "/query") {
   const query = ctx.deep(pointer, value);
-  return checkQuery(query, ctx, pointer) ? query : void 0;
+  const asSent = withIds(query, INSIGHT_REFERENCES, () => 0);
+  return checkQuery(asSent, ctx, pointer) ? query : void 0;
 }
 function queryToSend(query) {
   return upgradeQuery(query);
@@ -31258,6 +32237,8 @@ var init_query2 = __esm({
     init_check();
     init_upgrade();
     init_suggest();
+    init_references();
+    init_references3();
   }
 });
 
@@ -31293,7 +32274,7 @@ function queryChanges(declared, live) {
   ];
 }
 var import_yaml4, insightFields;
-var init_fields5 = __esm({
+var init_fields7 = __esm({
   "src/kinds/insight/fields.ts"() {
     "use strict";
     init_normalise2();
@@ -31302,6 +32283,7 @@ var init_fields5 = __esm({
     init_normalise();
     init_text_diff();
     init_query2();
+    init_references3();
     init_schema5();
     insightFields = fieldTable({
       name: text(
@@ -31324,6 +32306,7 @@ var init_fields5 = __esm({
       /** Compared on the declared keys after the upgrades, one change with a diff; sent upgraded. */
       query: json(querySchema, {
         declare: (value, at2) => declareQuery(value, at2.ctx, at2.pointer),
+        references: INSIGHT_REFERENCES,
         normalise: (value) => value === null || value === void 0 ? null : upgradedForComparison(value),
         send: (value) => queryToSend(value),
         codec: { whole: true, compare: (declared, live) => queryChanges(declared, live) },
@@ -31336,10 +32319,10 @@ var init_fields5 = __esm({
 
 // src/kinds/insight/scopes.ts
 var INSIGHT_SCOPES;
-var init_scopes5 = __esm({
+var init_scopes7 = __esm({
   "src/kinds/insight/scopes.ts"() {
     "use strict";
-    init_scopes2();
+    init_scopes();
     INSIGHT_SCOPES = {
       read: [{ scope: "insight:read" }, ...FEATURE_SCOPES],
       write: [{ scope: "insight:write" }],
@@ -31354,10 +32337,10 @@ var init_insight = __esm({
   "src/kinds/insight/index.ts"() {
     "use strict";
     init_model();
-    init_answers4();
-    init_fields5();
-    init_scopes5();
-    init_service2();
+    init_answers6();
+    init_fields7();
+    init_scopes7();
+    init_service4();
     insightModel = defineModel({
       name: "insight",
       key: "insights",
@@ -31405,11 +32388,20 @@ var init_kinds3 = __esm({
   "src/kinds/index.ts"() {
     "use strict";
     init_kinds();
+    init_action();
     init_batch_export();
+    init_cohort();
     init_dashboard();
     init_feature_flag();
     init_insight();
-    KINDS = [dashboardKind, insightKind, featureFlagKind, batchExportKind];
+    KINDS = [
+      dashboardKind,
+      insightKind,
+      featureFlagKind,
+      cohortKind,
+      actionKind,
+      batchExportKind
+    ];
     ACTION_KINDS = verbsOf(KINDS).map((v) => v.name);
     DESTRUCTIVE_ACTIONS = new Set(
       verbsOf(KINDS).filter((v) => v.destructive === true).map((v) => v.name)
@@ -31444,8 +32436,8 @@ function pathTaken(path) {
     return false;
   }
 }
-async function writeOutput(io, doing, shown3, path, text2, options = {}) {
-  const clean = options.scrubbed ? text2 : scrubText(io, text2);
+async function writeOutput(io, doing, shown3, path, text3, options = {}) {
+  const clean = options.scrubbed ? text3 : scrubText(io, text3);
   const flags = constants2.O_WRONLY | constants2.O_CREAT | (options.append ? constants2.O_APPEND : constants2.O_TRUNC) | (options.create ? constants2.O_EXCL : 0) | NO_FOLLOW;
   try {
     await withFile(doing, shown3, async () => {
@@ -31510,28 +32502,28 @@ var init_json = __esm({
 });
 
 // src/render/markdown-escape.ts
-function escapeInline(text2) {
-  return visible(text2.replace(/\r\n?|\n/g, " ")).replace(INLINE, (c) => ENTITY[c] ?? `${c}${BREAK}`);
+function escapeInline(text3) {
+  return visible(text3.replace(/\r\n?|\n/g, " ")).replace(INLINE, (c) => ENTITY[c] ?? `${c}${BREAK}`);
 }
-function codeSpan(text2) {
-  const oneLine3 = visible(text2.replace(/\r\n?|\n/g, "\\n"));
+function codeSpan(text3) {
+  const oneLine3 = visible(text3.replace(/\r\n?|\n/g, "\\n"));
   const fence = "`".repeat(longestRun(oneLine3) + 1);
   const pad = oneLine3.startsWith("`") || oneLine3.endsWith("`") || oneLine3 === "" ? " " : "";
   return `${fence}${pad}${oneLine3}${pad}${fence}`;
 }
 function codeBlock(language, lines) {
-  const body = lines.map(visible);
-  const fence = "`".repeat(Math.max(3, ...body.map((l) => longestRun(l) + 1)));
+  const body2 = lines.map(visible);
+  const fence = "`".repeat(Math.max(3, ...body2.map((l) => longestRun(l) + 1)));
   return `${fence}${language}
-${body.join("\n")}
+${body2.join("\n")}
 ${fence}`;
 }
-function clip(text2, max = 300) {
-  return cut(text2, max);
+function clip(text3, max = 300) {
+  return cut(text3, max);
 }
-function longestRun(text2) {
+function longestRun(text3) {
   let longest = 0;
-  for (const run17 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run17.length);
+  for (const run17 of text3.match(/`+/g) ?? []) longest = Math.max(longest, run17.length);
   return longest;
 }
 var ENTITY, ACTIVE, BREAK, INLINE;
@@ -31563,9 +32555,9 @@ import { isDeepStrictEqual } from "node:util";
 function withOrigins(plan, declarations) {
   const key2 = (kind2, s) => `${kind2}\0${s.file}\0${s.line}\0${s.column}`;
   const byDeclaration = new Map(declarations.map((d) => [key2(d.kind, d.source), d.marks]));
-  const actions = plan.actions.map((action) => {
-    const source = action.object.source;
-    const marks = source === void 0 ? void 0 : byDeclaration.get(key2(action.object.kind, source));
+  const actions = plan.actions.map((action2) => {
+    const source = action2.object.source;
+    const marks = source === void 0 ? void 0 : byDeclaration.get(key2(action2.object.kind, source));
     const origins = {};
     for (const mark of marks ?? []) {
       const how = HOW[mark.how];
@@ -31581,16 +32573,16 @@ function withOrigins(plan, declarations) {
       };
       origins[path] = [...origins[path] ?? [], origin];
     }
-    return Object.keys(origins).length === 0 ? action : { ...action, origins };
+    return Object.keys(origins).length === 0 ? action2 : { ...action2, origins };
   });
   return { ...plan, actions };
 }
 function originsOf(origins, path, change2) {
   if (origins === void 0) return [];
   const out = [];
-  for (const [at2, list7] of Object.entries(origins)) {
-    if (at2 === path || path.startsWith(`${at2}.`)) out.push(...list7);
-    else if (at2.startsWith(`${path}.`) && changes(change2, at2.slice(path.length + 1))) out.push(...list7);
+  for (const [at2, list8] of Object.entries(origins)) {
+    if (at2 === path || path.startsWith(`${at2}.`)) out.push(...list8);
+    else if (at2.startsWith(`${path}.`) && changes(change2, at2.slice(path.length + 1))) out.push(...list8);
   }
   return out;
 }
@@ -31652,44 +32644,46 @@ function objectSection(group, ctx) {
   if (drifted !== void 0) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
   else {
     const modified = group.actions.find((a) => a.modified !== void 0);
-    const text2 = modified === void 0 ? "" : modifiedText(modified, ctx.plan);
-    if (text2 !== "") parts.push("", `${escapeInline(text2.charAt(0).toUpperCase() + text2.slice(1))}.`);
+    const text3 = modified === void 0 ? "" : modifiedText(modified, ctx.plan);
+    if (text3 !== "") parts.push("", `${escapeInline(text3.charAt(0).toUpperCase() + text3.slice(1))}.`);
   }
   const valueWord = valueWords(vocab, group.object.kind);
-  for (const action of group.actions)
-    parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));
+  for (const action2 of group.actions)
+    parts.push("", ...actionBody(action2, ctx.plan.people, valueWord, vocab));
   parts.push("", "</details>");
   return parts.join("\n");
 }
-function modifiedSuffix(action, ctx) {
-  const modified = modifiedText(action, ctx.plan);
+function modifiedSuffix(action2, ctx) {
+  const modified = modifiedText(action2, ctx.plan);
   return modified === "" ? "" : `: ${escapeInline(modified)}`;
 }
-function actionBody(action, people, words3, vocab) {
+function actionBody(action2, people, words3, vocab) {
   const lines = [
-    `**${actionSymbol(action, vocab)} ${actionWord(action, vocab)}**${detail(action, people, vocab)}`
+    `**${actionSymbol(action2, vocab)} ${actionWord(action2, vocab)}**${detail(action2, people, vocab)}`
   ];
-  const changes2 = shownChanges(action);
+  const changes2 = shownChanges(action2);
   if (changes2.length > 0) lines.push("");
   for (const change2 of changes2) {
-    const shown3 = changeLines(change2, action.action === "create", words3);
-    const from = originWords(originsOf(action.origins, change2.path, change2));
+    const shown3 = changeLines(change2, action2.action === "create", words3);
+    const from = originWords(originsOf(action2.origins, change2.path, change2));
     if (from !== "" && shown3[0] !== void 0) shown3[0] += ` · _${escapeInline(from)}_`;
     lines.push(...shown3);
   }
+  const first = createdFirstText(action2, vocab);
+  if (first !== "") lines.push(...changes2.length > 0 ? [] : [""], `- ${escapeInline(first)}`);
   while (lines[lines.length - 1] === "") lines.pop();
-  if (action.guard !== void 0) lines.push("", `> ⛔ needs \`--force\`: ${escapeInline(action.guard)}`);
-  for (const warning of action.warnings) lines.push("", `> ⚠️ ${escapeInline(warning)}`);
+  if (action2.guard !== void 0) lines.push("", `> ⛔ needs \`--force\`: ${escapeInline(action2.guard)}`);
+  for (const warning of action2.warnings) lines.push("", `> ⚠️ ${escapeInline(warning)}`);
   return lines;
 }
-function detail(action, people, vocab) {
-  const user = userText(action, people, vocab);
+function detail(action2, people, vocab) {
+  const user = userText(action2, people, vocab);
   if (user !== void 0) {
     const who = user.known ? escapeInline(user.who) : codeSpan(user.who);
     return user.access === void 0 ? ` ${who}` : ` ${who} (${codeSpan(user.access)})`;
   }
-  const text2 = actionDetail(action, people, vocab);
-  return text2 === "" ? "" : ` ${escapeInline(text2)}`;
+  const text3 = actionDetail(action2, people, vocab);
+  return text3 === "" ? "" : ` ${escapeInline(text3)}`;
 }
 function changeLines(change2, created, words3) {
   const path = codeSpan(change2.path);
@@ -31707,13 +32701,13 @@ function changeLines(change2, created, words3) {
   }
   return [`- ${path}:`, "", codeBlock("diff", diffHunks(change2.diff)), ""];
 }
-function destructiveLine(action, ctx) {
-  const guard = action.guard === void 0 ? "" : ` ⛔ needs \`--force\`: ${escapeInline(clip(action.guard))}`;
-  const warnings = guard + action.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
-  const drift = action.drift === true ? ` · ${DRIFT_WORDS}` : "";
-  const more = detail(action, ctx.plan.people, ctx.vocab);
-  const object = `${objectName(action.object, ctx.vocab)} in ${where(action.object)}`;
-  return `- **${actionWord(action, ctx.vocab)}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
+function destructiveLine(action2, ctx) {
+  const guard = action2.guard === void 0 ? "" : ` ⛔ needs \`--force\`: ${escapeInline(clip(action2.guard))}`;
+  const warnings = guard + action2.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
+  const drift = action2.drift === true ? ` · ${DRIFT_WORDS}` : "";
+  const more = detail(action2, ctx.plan.people, ctx.vocab);
+  const object = `${objectName(action2.object, ctx.vocab)} in ${where(action2.object)}`;
+  return `- **${actionWord(action2, ctx.vocab)}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
 }
 function driftLine(group, ctx) {
   const words3 = [...new Set(group.actions.map((a) => actionWord(a, ctx.vocab)))].join(", ");
@@ -31825,14 +32819,14 @@ function renderMarkdown(plan, options) {
   const keptSections = fitting2(sections);
   const kept = /* @__PURE__ */ new Set([...keptSections, ...keptNotes]);
   const left = [...sections, ...notes].filter((p) => !kept.has(p));
-  const text2 = assemble(
+  const text3 = assemble(
     head,
     blocks,
     keptSections,
     keptNotes,
     cutNote(left, sections.length + notes.length, hint2)
   );
-  return text2.length <= maxLength ? text2 : `${cut(text2, maxLength - 1)}
+  return text3.length <= maxLength ? text3 : `${cut(text3, maxLength - 1)}
 `;
 }
 function assemble(head, lists, sections, notes, cut2) {
@@ -31945,8 +32939,8 @@ function cutNote(all, total, hint2) {
     `> This comment is cut to stay under GitHub's limit: ${all.length} ${all.length === 1 ? "section was" : "sections were"} left out of ${total} (${detail2}). ${capitalise2(hint2)}.`
   ].join("\n");
 }
-function capitalise2(text2) {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
+function capitalise2(text3) {
+  return text3.charAt(0).toUpperCase() + text3.slice(1);
 }
 var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING, UNDECLARED_SHOWN;
 var init_markdown = __esm({
@@ -31968,9 +32962,9 @@ var init_markdown = __esm({
 });
 
 // src/render/text.ts
-function actionStyle(action, vocab) {
-  const verb = vocab.verb(action.action);
-  const destructive = verb.destructive === "depends" ? action.destructive : verb.destructive;
+function actionStyle(action2, vocab) {
+  const verb = vocab.verb(action2.action);
+  const destructive = verb.destructive === "depends" ? action2.destructive : verb.destructive;
   return destructive ? "red" : verb.symbol === "~" ? "yellow" : "green";
 }
 function renderText(plan, options) {
@@ -32029,23 +33023,25 @@ function objectBlock(group, plan, paint, vocab) {
   const modified = modifiedBy === void 0 ? "" : modifiedText(modifiedBy, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
   const words3 = valueWords(vocab, group.object.kind);
-  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words3, paint, vocab));
+  for (const action2 of group.actions) lines.push(...actionBlock(action2, plan.people, words3, paint, vocab));
   return lines;
 }
-function actionBlock(action, people, words3, paint, vocab) {
-  const style = actionStyle(action, vocab);
-  const label2 = visible(actionLabel(action, people, vocab));
-  const lines = [`      ${paint(style, `${actionSymbol(action, vocab)} ${label2}`)}`];
-  const created = action.action === "create";
-  for (const change2 of shownChanges(action)) {
+function actionBlock(action2, people, words3, paint, vocab) {
+  const style = actionStyle(action2, vocab);
+  const label2 = visible(actionLabel(action2, people, vocab));
+  const lines = [`      ${paint(style, `${actionSymbol(action2, vocab)} ${label2}`)}`];
+  const created = action2.action === "create";
+  for (const change2 of shownChanges(action2)) {
     const shown3 = changeLines2(change2, created, words3, paint);
-    const from = originWords(originsOf(action.origins, change2.path, change2));
+    const from = originWords(originsOf(action2.origins, change2.path, change2));
     if (from !== "" && shown3[0] !== void 0) shown3[0] += ` ${paint("dim", `· ${visible(from)}`)}`;
     lines.push(...shown3);
   }
-  if (action.guard !== void 0)
-    lines.push(`          ${paint("red", `! needs --force: ${visible(action.guard)}`)}`);
-  for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);
+  const first = createdFirstText(action2, vocab);
+  if (first !== "") lines.push(`          ${paint("dim", first)}`);
+  if (action2.guard !== void 0)
+    lines.push(`          ${paint("red", `! needs --force: ${visible(action2.guard)}`)}`);
+  for (const warning of action2.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);
   return lines;
 }
 function changeLines2(change2, created, words3, paint) {
@@ -32060,8 +33056,8 @@ function changeLines2(change2, created, words3, paint) {
   const lines = [`          ${path}:`];
   for (const line of diffHunks(change2.diff)) {
     const style = line.startsWith("+") ? "green" : line.startsWith("-") ? "red" : line.startsWith("@@") ? "cyan" : void 0;
-    const text2 = visible(line);
-    lines.push(`            ${style === void 0 ? text2 : paint(style, text2)}`);
+    const text3 = visible(line);
+    lines.push(`            ${style === void 0 ? text3 : paint(style, text3)}`);
   }
   return lines;
 }
@@ -32118,24 +33114,13 @@ function workspacePath(io) {
   return (file) => relative2(root, resolve3(io.cwd, file)).split(sep2).join("/");
 }
 async function appendStepSummary(plan, kinds, io) {
-  const file = io.env.GITHUB_STEP_SUMMARY;
-  if (!inGitHubActions(io) || !file) return;
+  if (!inGitHubActions(io) || !io.env.GITHUB_STEP_SUMMARY) return;
   const markdown = renderMarkdown(plan, {
     vocab: vocabulary(kinds),
     maxLength: STEP_SUMMARY_LIMIT,
     fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan"
   });
-  await writeOutput(
-    io,
-    "append the plan to the job summary (GITHUB_STEP_SUMMARY)",
-    file,
-    file,
-    `${markdown}
-`,
-    {
-      append: true
-    }
-  );
+  await appendText(markdown, io);
 }
 async function appendText(markdown, io) {
   const file = io.env.GITHUB_STEP_SUMMARY;
@@ -32172,10 +33157,10 @@ var init_github2 = __esm({
 // src/commands/project.ts
 function parseProjectId(value, origin) {
   if (value === void 0 || value === "") return void 0;
-  const text2 = String(value).trim();
-  if (!/^[1-9]\d{0,15}$/.test(text2))
-    throw new UserError(`${origin} must be a project id (a positive integer), got "${text2}"`);
-  return Number(text2);
+  const text3 = String(value).trim();
+  if (!/^[1-9]\d{0,15}$/.test(text3))
+    throw new UserError(`${origin} must be a project id (a positive integer), got "${text3}"`);
+  return Number(text3);
 }
 function projectChoice(flags, io) {
   if (flags.project !== void 0)
@@ -32399,8 +33384,8 @@ var init_emulator = __esm({
 });
 
 // src/yaml-edit/render.ts
-function printableYaml(text2) {
-  return text2.replace(
+function printableYaml(text3) {
+  return text3.replace(
     /[\u007f-\u0084\u0086-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
@@ -32446,41 +33431,41 @@ function write(value, indent, look, wrap) {
     if ((0, import_yaml5.isSeq)(seq) && wrap === "flow") seq.flow = true;
     doc.contents = seq;
   }
-  const text2 = doc.toString({ ...BASE, indent: indent.step, indentSeq: indent.indentSeq }).replace(/\n+$/, "");
-  return printableYaml(text2);
+  const text3 = doc.toString({ ...BASE, indent: indent.step, indentSeq: indent.indentSeq }).replace(/\n+$/, "");
+  return printableYaml(text3);
 }
-function place(text2, column, indent) {
+function place(text3, column, indent) {
   const pad = " ".repeat(column);
-  return text2.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join(indent.newline);
+  return text3.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join(indent.newline);
 }
 function afterColon(value, column, indent, look = {}) {
-  const text2 = write(value, indent, look, "map");
-  return place(text2.slice("__k:".length), column, indent);
+  const text3 = write(value, indent, look, "map");
+  return place(text3.slice("__k:".length), column, indent);
 }
 function afterDash(value, column, indent, look = {}) {
-  const text2 = write(value, indent, look, "seq");
-  return place(text2.slice("- ".length), column, indent);
+  const text3 = write(value, indent, look, "seq");
+  return place(text3.slice("- ".length), column, indent);
 }
 function entryLine(key2, value, column, indent, look = {}) {
   return `${keyText(key2)}:${afterColon(value, column, indent, look)}`;
 }
 function flowText(value, look = {}) {
   const style = look.style === import_yaml5.Scalar.BLOCK_LITERAL || look.style === import_yaml5.Scalar.BLOCK_FOLDED ? void 0 : look.style;
-  const text2 = write(
+  const text3 = write(
     value,
     { step: 2, indentSeq: true, newline: "\n" },
     { flow: true, style, like: look.like },
     "flow"
   );
-  const one = text2.slice(1, -1);
+  const one = text3.slice(1, -1);
   if (!one.includes("\n")) return one;
   return printableYaml(JSON.stringify(value));
 }
 function documentText(value, indent, look = {}) {
   const doc = new import_yaml5.Document();
   doc.contents = node2(doc, value, look);
-  const text2 = doc.toString({ ...BASE, indent: indent.step, indentSeq: indent.indentSeq }).replace(/\n+$/, "");
-  return printableYaml(text2).split("\n").join(indent.newline);
+  const text3 = doc.toString({ ...BASE, indent: indent.step, indentSeq: indent.indentSeq }).replace(/\n+$/, "");
+  return printableYaml(text3).split("\n").join(indent.newline);
 }
 function keyText(key2) {
   return flowText(key2);
@@ -32501,10 +33486,10 @@ var init_render2 = __esm({
 
 // src/yaml-edit/index.ts
 import { isDeepStrictEqual as isDeepStrictEqual2 } from "node:util";
-function editYaml(text2, edits, options = {}) {
+function editYaml(text3, edits, options = {}) {
   const outcomes = edits.map(() => void 0);
   let pending = edits.map((edit, index) => ({ edit, index }));
-  let current = text2;
+  let current = text3;
   for (let round = 0; round <= edits.length && pending.length > 0; round++) {
     const doc = (0, import_yaml6.parseDocument)(current, { uniqueKeys: true });
     if (doc.errors.length > 0) {
@@ -32551,18 +33536,18 @@ function editYaml(text2, edits, options = {}) {
       current = together;
       for (const a of accepted) outcomes[a.index] = { edit: a.edit, status: "changed" };
     } else {
-      let text3 = current;
+      let text4 = current;
       for (const a of accepted) {
-        const alone = new Source(text3, (0, import_yaml6.parseDocument)(text3, { uniqueKeys: true }), options);
+        const alone = new Source(text4, (0, import_yaml6.parseDocument)(text4, { uniqueKeys: true }), options);
         const made = alone.attempt(a.edit);
         if (made === void 0) {
           outcomes[a.index] = { edit: a.edit, status: "refused", reason: "it could not be written in place" };
         } else {
-          text3 = made;
+          text4 = made;
           outcomes[a.index] = { edit: a.edit, status: "changed" };
         }
       }
-      current = text3;
+      current = text4;
     }
   }
   for (const { edit, index } of pending) {
@@ -32606,7 +33591,7 @@ function deleteIn(root, path) {
   }
   return root;
 }
-function splice(text2, splices) {
+function splice(text3, splices) {
   const sorted = splices.map((s, order) => ({ ...s, order })).sort(
     (a, b) => a.start - b.start || (a.end - a.start === 0 ? -1 : 0) - (b.end - b.start === 0 ? -1 : 0) || a.order - b.order
   );
@@ -32614,13 +33599,13 @@ function splice(text2, splices) {
   let cursor = 0;
   for (const s of sorted) {
     if (s.start < cursor) return void 0;
-    out += text2.slice(cursor, s.start) + s.text;
+    out += text3.slice(cursor, s.start) + s.text;
     cursor = s.end;
   }
-  return out + text2.slice(cursor);
+  return out + text3.slice(cursor);
 }
-function holds(text2, expected) {
-  const doc = (0, import_yaml6.parseDocument)(text2, { uniqueKeys: true });
+function holds2(text3, expected) {
+  const doc = (0, import_yaml6.parseDocument)(text3, { uniqueKeys: true });
   if (doc.errors.length > 0) return false;
   return isDeepStrictEqual2(doc.toJS(), expected);
 }
@@ -32694,8 +33679,8 @@ var init_yaml_edit = __esm({
       #protect;
       #indent;
       #splices = [];
-      constructor(text2, doc, options) {
-        this.#text = text2;
+      constructor(text3, doc, options) {
+        this.#text = text3;
         this.#doc = doc;
         this.#protect = options.protect;
         this.#indent = this.#indentation();
@@ -32747,16 +33732,16 @@ var init_yaml_edit = __esm({
       }
       /** The text with every planned edit made, or undefined when the result does not hold. */
       apply(planned2) {
-        const text2 = splice(
+        const text3 = splice(
           this.#text,
           planned2.flatMap((p) => p.splices)
         );
-        if (text2 === void 0) return void 0;
+        if (text3 === void 0) return void 0;
         let expected = this.#js(this.#doc.contents);
         for (const { edit } of planned2) {
           expected = "set" in edit ? setIn(expected, edit.set, edit.value) : deleteIn(expected, edit.delete);
         }
-        return holds(text2, expected) ? text2 : void 0;
+        return holds2(text3, expected) ? text3 : void 0;
       }
       /** One edit alone: in place, else its node written whole; undefined when neither holds. */
       attempt(edit) {
@@ -32937,21 +33922,21 @@ var init_yaml_edit = __esm({
             return;
           }
           case "mapValue": {
-            const text2 = afterColon(value, place2.keyColumn, this.#indent, look);
+            const text3 = afterColon(value, place2.keyColumn, this.#indent, look);
             const end = node3?.range && node3.range[1] > node3.range[0] ? this.#contentEnd(node3) : place2.colon + 1;
             const sameLine = start2 !== void 0 && node3?.range && node3.range[1] > node3.range[0] && !this.#text.slice(place2.colon + 1, start2).includes("\n");
-            if (sameLine && text2.startsWith(" ") && start2 !== void 0) {
-              this.#splices.push({ start: start2, end, text: text2.slice(1) });
+            if (sameLine && text3.startsWith(" ") && start2 !== void 0) {
+              this.#splices.push({ start: start2, end, text: text3.slice(1) });
             } else {
-              this.#splices.push({ start: place2.colon + 1, end, text: text2 });
+              this.#splices.push({ start: place2.colon + 1, end, text: text3 });
             }
             return;
           }
           case "seqItem": {
             if (start2 === void 0) throw new NotInPlace();
-            const text2 = afterDash(value, place2.dashColumn, this.#indent, look);
+            const text3 = afterDash(value, place2.dashColumn, this.#indent, look);
             const space = this.#text[start2 - 1] === "-" ? " " : "";
-            this.#splices.push({ start: start2, end: this.#contentEnd(node3), text: space + text2 });
+            this.#splices.push({ start: start2, end: this.#contentEnd(node3), text: space + text3 });
             return;
           }
         }
@@ -33044,9 +34029,9 @@ var init_yaml_edit = __esm({
               text: ""
             });
           } else {
-            const list7 = inserts.get(op.after) ?? [];
-            list7.push(value[op.new]);
-            inserts.set(op.after, list7);
+            const list8 = inserts.get(op.after) ?? [];
+            list8.push(value[op.new]);
+            inserts.set(op.after, list8);
           }
         }
         for (const [after, values] of inserts) {
@@ -33082,8 +34067,8 @@ var init_yaml_edit = __esm({
 });
 
 // src/pull/escape.ts
-function escapeLive(text2) {
-  return text2.replaceAll("${", () => "$${");
+function escapeLive(text3) {
+  return text3.replaceAll("${", () => "$${");
 }
 function escapeItem(value, leftOut = [], path = "") {
   if (value instanceof Placeholder) return `\${${value.variable}}`;
@@ -33166,7 +34151,7 @@ function annotate(node3, pointer, marks) {
       }
       annotate(value, child, marks);
     }
-    const gone = pointer === "" ? [] : [...marks.entries()].filter(([p]) => parentOf(p) === pointer).flatMap(([, list7]) => list7.filter(absent).map(words2));
+    const gone = pointer === "" ? [] : [...marks.entries()].filter(([p]) => parentOf(p) === pointer).flatMap(([, list8]) => list8.filter(absent).map(words2));
     if (gone.length > 0) {
       node3.commentBefore = [node3.commentBefore, ...gone.map((g) => ` ${g}`)].filter(Boolean).join("\n");
     }
@@ -33188,8 +34173,8 @@ function annotate(node3, pointer, marks) {
 function absent(mark) {
   return mark.how === "unmanaged" || mark.how === "excluded";
 }
-function present(list7) {
-  return (list7 ?? []).filter((m) => !absent(m)).map(words2);
+function present(list8) {
+  return (list8 ?? []).filter((m) => !absent(m)).map(words2);
 }
 function parentOf(pointer) {
   return pointer.slice(0, pointer.lastIndexOf("/"));
@@ -33822,13 +34807,13 @@ var require_errors3 = __commonJS({
     };
     var kResponseError = /* @__PURE__ */ Symbol.for("undici.error.UND_ERR_RESPONSE");
     var ResponseError = class extends UndiciError {
-      constructor(message, code2, { headers, body }) {
+      constructor(message, code2, { headers, body: body2 }) {
         super(message);
         this.name = "ResponseError";
         this.message = message || "Response error";
         this.code = "UND_ERR_RESPONSE";
         this.statusCode = code2;
-        this.body = body;
+        this.body = body2;
         this.headers = headers;
       }
       static [Symbol.hasInstance](instance) {
@@ -34209,8 +35194,8 @@ var require_util2 = __commonJS({
     var { tree } = require_tree();
     var [nodeMajor, nodeMinor] = process.versions.node.split(".", 2).map((v) => Number(v));
     var BodyAsyncIterable = class {
-      constructor(body) {
-        this[kBody] = body;
+      constructor(body2) {
+        this[kBody] = body2;
         this[kBodyUsed] = false;
       }
       async *[Symbol.asyncIterator]() {
@@ -34221,32 +35206,32 @@ var require_util2 = __commonJS({
     };
     function noop() {
     }
-    function wrapRequestBody(body) {
-      if (isStream(body)) {
-        if (bodyLength(body) === 0) {
-          body.on("data", function() {
+    function wrapRequestBody(body2) {
+      if (isStream(body2)) {
+        if (bodyLength(body2) === 0) {
+          body2.on("data", function() {
             assert(false);
           });
         }
-        if (typeof body.readableDidRead !== "boolean") {
-          body[kBodyUsed] = false;
-          EE.prototype.on.call(body, "data", function() {
+        if (typeof body2.readableDidRead !== "boolean") {
+          body2[kBodyUsed] = false;
+          EE.prototype.on.call(body2, "data", function() {
             this[kBodyUsed] = true;
           });
         }
-        return body;
-      } else if (body && typeof body.pipeTo === "function") {
-        return new BodyAsyncIterable(body);
-      } else if (body && isFormDataLike(body)) {
-        return body;
-      } else if (body && typeof body !== "string" && !ArrayBuffer.isView(body) && isIterable(body)) {
-        return new BodyAsyncIterable(body);
+        return body2;
+      } else if (body2 && typeof body2.pipeTo === "function") {
+        return new BodyAsyncIterable(body2);
+      } else if (body2 && isFormDataLike(body2)) {
+        return body2;
+      } else if (body2 && typeof body2 !== "string" && !ArrayBuffer.isView(body2) && isIterable(body2)) {
+        return new BodyAsyncIterable(body2);
       } else {
-        return body;
+        return body2;
       }
     }
-    function isStream(obj7) {
-      return obj7 && typeof obj7 === "object" && typeof obj7.pipe === "function" && typeof obj7.on === "function";
+    function isStream(obj9) {
+      return obj9 && typeof obj9 === "object" && typeof obj9.pipe === "function" && typeof obj9.on === "function";
     }
     function isBlobLike(object) {
       if (object === null) {
@@ -34354,35 +35339,35 @@ var require_util2 = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj7) {
-      return JSON.parse(JSON.stringify(obj7));
+    function deepClone(obj9) {
+      return JSON.parse(JSON.stringify(obj9));
     }
-    function isAsyncIterable(obj7) {
-      return !!(obj7 != null && typeof obj7[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj9) {
+      return !!(obj9 != null && typeof obj9[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj7) {
-      return !!(obj7 != null && (typeof obj7[Symbol.iterator] === "function" || typeof obj7[Symbol.asyncIterator] === "function"));
+    function isIterable(obj9) {
+      return !!(obj9 != null && (typeof obj9[Symbol.iterator] === "function" || typeof obj9[Symbol.asyncIterator] === "function"));
     }
-    function hasSafeIterator(obj7) {
-      const prototype = Object.getPrototypeOf(obj7);
-      const ownIterator = Object.prototype.hasOwnProperty.call(obj7, Symbol.iterator);
-      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj7[Symbol.iterator] === "function";
+    function hasSafeIterator(obj9) {
+      const prototype = Object.getPrototypeOf(obj9);
+      const ownIterator = Object.prototype.hasOwnProperty.call(obj9, Symbol.iterator);
+      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj9[Symbol.iterator] === "function";
     }
-    function bodyLength(body) {
-      if (body == null) {
+    function bodyLength(body2) {
+      if (body2 == null) {
         return 0;
-      } else if (isStream(body)) {
-        const state = body._readableState;
+      } else if (isStream(body2)) {
+        const state = body2._readableState;
         return state && state.objectMode === false && state.ended === true && Number.isFinite(state.length) ? state.length : null;
-      } else if (isBlobLike(body)) {
-        return body.size != null ? body.size : null;
-      } else if (isBuffer(body)) {
-        return body.byteLength;
+      } else if (isBlobLike(body2)) {
+        return body2.size != null ? body2.size : null;
+      } else if (isBuffer(body2)) {
+        return body2.byteLength;
       }
       return null;
     }
-    function isDestroyed(body) {
-      return body && !!(body.destroyed || body[kDestroyed] || stream.isDestroyed?.(body));
+    function isDestroyed(body2) {
+      return body2 && !!(body2.destroyed || body2[kDestroyed] || stream.isDestroyed?.(body2));
     }
     function destroy(stream2, err) {
       if (stream2 == null || !isStream(stream2) || isDestroyed(stream2)) {
@@ -34413,37 +35398,37 @@ var require_util2 = __commonJS({
     function bufferToLowerCasedHeaderName(value) {
       return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj7) {
-      if (obj7 === void 0) obj7 = {};
+    function parseHeaders(headers, obj9) {
+      if (obj9 === void 0) obj9 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key2 = headerNameToString(headers[i]);
-        let val = obj7[key2];
+        let val = obj9[key2];
         if (val !== void 0) {
-          if (!Object.hasOwn(obj7, key2)) {
+          if (!Object.hasOwn(obj9, key2)) {
             const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
             if (key2 === "__proto__") {
-              Object.defineProperty(obj7, key2, {
+              Object.defineProperty(obj9, key2, {
                 value: headersValue,
                 enumerable: true,
                 configurable: true,
                 writable: true
               });
             } else {
-              obj7[key2] = headersValue;
+              obj9[key2] = headersValue;
             }
           } else {
             if (typeof val === "string") {
               val = [val];
-              obj7[key2] = val;
+              obj9[key2] = val;
             }
             val.push(headers[i + 1].toString("latin1"));
           }
         } else {
           const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
-          obj7[key2] = headersValue;
+          obj9[key2] = headersValue;
         }
       }
-      return obj7;
+      return obj9;
     }
     function parseRawHeaders(headers) {
       const headersLength = headers.length;
@@ -34514,8 +35499,8 @@ var require_util2 = __commonJS({
         }
       }
     }
-    function isDisturbed(body) {
-      return !!(body && (stream.isDisturbed(body) || body[kBodyUsed]));
+    function isDisturbed(body2) {
+      return !!(body2 && (stream.isDisturbed(body2) || body2[kBodyUsed]));
     }
     function getSocketInfo(socket) {
       return {
@@ -34873,20 +35858,20 @@ var require_util2 = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj7, name, listener) {
-      const listeners = obj7[kListeners] ??= [];
+    function addListener(obj9, name, listener) {
+      const listeners = obj9[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj7.on(name, listener);
-      return obj7;
+      obj9.on(name, listener);
+      return obj9;
     }
-    function removeAllListeners(obj7) {
-      if (obj7[kListeners] != null) {
-        for (const [name, listener] of obj7[kListeners]) {
-          obj7.removeListener(name, listener);
+    function removeAllListeners(obj9) {
+      if (obj9[kListeners] != null) {
+        for (const [name, listener] of obj9[kListeners]) {
+          obj9.removeListener(name, listener);
         }
-        obj7[kListeners] = null;
+        obj9[kListeners] = null;
       }
-      return obj7;
+      return obj9;
     }
     function errorRequest(client, request2, err) {
       try {
@@ -35323,7 +36308,7 @@ var require_request = __commonJS({
       constructor(origin, {
         path,
         method,
-        body,
+        body: body2,
         headers,
         query,
         idempotent,
@@ -35382,10 +36367,10 @@ var require_request = __commonJS({
         this.method = method;
         this.typeOfService = typeOfService;
         this.abort = null;
-        if (body == null) {
+        if (body2 == null) {
           this.body = null;
-        } else if (isStream(body)) {
-          this.body = body;
+        } else if (isStream(body2)) {
+          this.body = body2;
           const rState = this.body._readableState;
           if (!rState || !rState.autoDestroy) {
             this.endHandler = function autoDestroy() {
@@ -35401,16 +36386,16 @@ var require_request = __commonJS({
             }
           };
           this.body.on("error", this.errorHandler);
-        } else if (isBuffer(body)) {
-          this.body = body.byteLength ? body : null;
-        } else if (ArrayBuffer.isView(body)) {
-          this.body = body.buffer.byteLength ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : null;
-        } else if (body instanceof ArrayBuffer) {
-          this.body = body.byteLength ? Buffer.from(body) : null;
-        } else if (typeof body === "string") {
-          this.body = body.length ? Buffer.from(body) : null;
-        } else if (isFormDataLike(body) || isIterable(body) || isBlobLike(body)) {
-          this.body = body;
+        } else if (isBuffer(body2)) {
+          this.body = body2.byteLength ? body2 : null;
+        } else if (ArrayBuffer.isView(body2)) {
+          this.body = body2.buffer.byteLength ? Buffer.from(body2.buffer, body2.byteOffset, body2.byteLength) : null;
+        } else if (body2 instanceof ArrayBuffer) {
+          this.body = body2.byteLength ? Buffer.from(body2) : null;
+        } else if (typeof body2 === "string") {
+          this.body = body2.length ? Buffer.from(body2) : null;
+        } else if (isFormDataLike(body2) || isIterable(body2) || isBlobLike(body2)) {
+          this.body = body2;
         } else {
           throw new InvalidArgumentError2("body must be a string, a Buffer, a Readable stream, an iterable, or an async iterable");
         }
@@ -35609,11 +36594,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError2(`invalid ${key2} header`);
           } else {
-            const str8 = `${val[i]}`;
-            if (!isValidHeaderValue(str8)) {
+            const str9 = `${val[i]}`;
+            if (!isValidHeaderValue(str9)) {
               throw new InvalidArgumentError2(`invalid ${key2} header`);
             }
-            arr.push(str8);
+            arr.push(str9);
           }
         }
         val = arr;
@@ -36186,10 +37171,10 @@ var require_utils2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = enumToMap;
-    function enumToMap(obj7, filter = [], exceptions = []) {
+    function enumToMap(obj9, filter = [], exceptions = []) {
       const emptyFilter = (filter?.length ?? 0) === 0;
       const emptyExceptions = (exceptions?.length ?? 0) === 0;
-      return Object.fromEntries(Object.entries(obj7).filter(([, value]) => {
+      return Object.fromEntries(Object.entries(obj9).filter(([, value]) => {
         return typeof value === "number" && (emptyFilter || filter.includes(value)) && (emptyExceptions || !exceptions.includes(value));
       }));
     }
@@ -37156,8 +38141,8 @@ var require_infra = __commonJS({
     }
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
     var nonASCIIRegex = /[^\x00-\x7F]/;
-    function asciiLowercase(str8) {
-      return nonASCIIRegex.test(str8) ? str8.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str8.toLowerCase();
+    function asciiLowercase(str9) {
+      return nonASCIIRegex.test(str9) ? str9.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str9.toLowerCase();
     }
     function forgivingBase64(data) {
       data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
@@ -37210,19 +38195,19 @@ var require_infra = __commonJS({
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
     }
-    function removeASCIIWhitespace(str8, leading = true, trailing = true) {
-      return removeChars(str8, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str9, leading = true, trailing = true) {
+      return removeChars(str9, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str8, leading, trailing, predicate) {
+    function removeChars(str9, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str8.length - 1;
+      let trail = str9.length - 1;
       if (leading) {
-        while (lead < str8.length && predicate(str8.charCodeAt(lead))) lead++;
+        while (lead < str9.length && predicate(str9.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str8.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str9.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str8.length - 1 ? str8 : str8.slice(lead, trail + 1);
+      return lead === 0 && trail === str9.length - 1 ? str9 : str9.slice(lead, trail + 1);
     }
     function serializeJavascriptValueToJSONString(value) {
       const result = JSON.stringify(value);
@@ -37275,11 +38260,11 @@ var require_data_url = __commonJS({
       }
       position2.position++;
       const encodedBody = input.slice(mimeTypeLength + 1);
-      let body = stringPercentDecode(encodedBody);
+      let body2 = stringPercentDecode(encodedBody);
       if (/;(?:\u0020*)base64$/ui.test(mimeType)) {
-        const stringBody = isomorphicDecode(body);
-        body = forgivingBase64(stringBody);
-        if (body === "failure") {
+        const stringBody = isomorphicDecode(body2);
+        body2 = forgivingBase64(stringBody);
+        if (body2 === "failure") {
           return "failure";
         }
         mimeType = mimeType.slice(0, -6);
@@ -37293,7 +38278,7 @@ var require_data_url = __commonJS({
       if (mimeTypeRecord === "failure") {
         mimeTypeRecord = parseMIMEType("text/plain;charset=US-ASCII");
       }
-      return { mimeType: mimeTypeRecord, body };
+      return { mimeType: mimeTypeRecord, body: body2 };
     }
     function URLSerializer(url, excludeFragment = false) {
       if (!excludeFragment) {
@@ -37474,8 +38459,8 @@ var require_data_url = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str8, leading = true, trailing = true) {
-      return removeChars(str8, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str9, leading = true, trailing = true) {
+      return removeChars(str9, leading, trailing, isHTTPWhiteSpace);
     }
     function minimizeSupportedMimeType(mimeType) {
       switch (mimeType.essence) {
@@ -38692,11 +39677,11 @@ var require_util3 = __commonJS({
         }
       });
     }
-    function fullyReadBody(body, processBody, processBodyError) {
+    function fullyReadBody(body2, processBody, processBodyError) {
       const successSteps = processBody;
       const errorSteps = processBodyError;
       try {
-        const reader = body.stream.getReader();
+        const reader = body2.stream.getReader();
         readAllBytes(reader, successSteps, errorSteps);
       } catch (e) {
         errorSteps(e);
@@ -38917,8 +39902,8 @@ var require_util3 = __commonJS({
       }
       return values;
     }
-    function getDecodeSplit(name, list7) {
-      const value = list7.get(name, true);
+    function getDecodeSplit(name, list8) {
+      const value = list8.get(name, true);
       if (value === null) {
         return null;
       }
@@ -39224,16 +40209,16 @@ var require_formdata_parser = __commonJS({
         const result = parseMultipartFormDataHeaders(input, position2);
         let { name, filename, contentType, encoding } = result;
         position2.position += 2;
-        let body;
+        let body2;
         {
           const boundaryIndex = input.indexOf(boundary.subarray(2), position2.position);
           if (boundaryIndex === -1) {
             throw parsingError("expected boundary after body");
           }
-          body = input.subarray(position2.position, boundaryIndex - 4);
-          position2.position += body.length;
+          body2 = input.subarray(position2.position, boundaryIndex - 4);
+          position2.position += body2.length;
           if (encoding === "base64") {
-            body = Buffer.from(body.toString(), "base64");
+            body2 = Buffer.from(body2.toString(), "base64");
           }
         }
         if (input[position2.position] !== 13 || input[position2.position + 1] !== 10) {
@@ -39247,9 +40232,9 @@ var require_formdata_parser = __commonJS({
           if (!isAsciiString(contentType)) {
             contentType = "";
           }
-          value = new File([body], filename, { type: contentType });
+          value = new File([body2], filename, { type: contentType });
         } else {
-          value = decoderIgnoreBOM.decode(Buffer.from(body));
+          value = decoderIgnoreBOM.decode(Buffer.from(body2));
         }
         assert(webidl.is.USVString(name));
         assert(typeof value === "string" && webidl.is.USVString(value) || webidl.is.File(value));
@@ -39552,7 +40537,7 @@ var require_body = __commonJS({
           start() {
           },
           async pull(controller) {
-            const result = action();
+            const result = action2();
             const iterator = result?.[Symbol.asyncIterator]?.();
             if (iterator == null) {
               if (result?.length && !isErrored(stream)) {
@@ -39574,13 +40559,13 @@ var require_body = __commonJS({
             }
           },
           cancel(reason) {
-            return action()[Symbol.asyncIterator]?.().return(reason);
+            return action2()[Symbol.asyncIterator]?.().return(reason);
           },
           type: "bytes"
         });
       }
       assert(webidl.is.ReadableStream(stream));
-      let action = null;
+      let action2 = null;
       let source = null;
       let length = null;
       let type = null;
@@ -39596,7 +40581,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const formdataEscape = (str8) => str8.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const formdataEscape = (str9) => str9.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -39640,7 +40625,7 @@ Content-Type: ${value.type || "application/octet-stream"}\r
             }
           }
         })();
-        action = () => parts;
+        action2 = () => parts;
         type = `multipart/form-data; boundary=${boundary}`;
       } else if (webidl.is.Blob(object)) {
         source = object;
@@ -39660,11 +40645,11 @@ Content-Type: ${value.type || "application/octet-stream"}\r
         stream = webidl.is.ReadableStream(object) ? object : ReadableStreamFrom(object);
       }
       if (typeof source === "string" || isUint8Array(source)) {
-        action = () => source;
+        action2 = () => source;
         length = typeof source === "string" ? Buffer.byteLength(source) : source.length;
       }
-      const body = { stream, source, length };
-      return [body, type];
+      const body2 = { stream, source, length };
+      return [body2, type];
     }
     function safelyExtractBody(object, keepalive = false) {
       if (webidl.is.ReadableStream(object)) {
@@ -39673,13 +40658,13 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       }
       return extractBody(object, keepalive);
     }
-    function cloneBody(body) {
-      const { 0: out1, 1: out2 } = body.stream.tee();
-      body.stream = out1;
+    function cloneBody(body2) {
+      const { 0: out1, 1: out2 } = body2.stream.tee();
+      body2.stream = out1;
       return {
         stream: out2,
-        length: body.length,
-        source: body.source
+        length: body2.length,
+        source: body2.source
       };
     }
     function bodyMixinMethods(instance, getInternalState) {
@@ -39770,8 +40755,8 @@ Content-Type: ${value.type || "application/octet-stream"}\r
       return promise.promise;
     }
     function bodyUnusable(object) {
-      const body = object.body;
-      return body != null && (body.stream.locked || util.isDisturbed(body.stream));
+      const body2 = object.body;
+      return body2 != null && (body2.stream.locked || util.isDisturbed(body2.stream));
     }
     function bodyMimeType(requestOrResponse) {
       const headers = requestOrResponse.headersList;
@@ -40662,20 +41647,20 @@ var require_client_h1 = __commonJS({
     }
     function writeH1(client, request2) {
       const { method, path, host, upgrade, blocking, reset } = request2;
-      let { body, headers, contentLength } = request2;
+      let { body: body2, headers, contentLength } = request2;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
-      if (util.isFormDataLike(body)) {
+      if (util.isFormDataLike(body2)) {
         if (!extractBody) {
           extractBody = require_body().extractBody;
         }
-        const [bodyStream, contentType] = extractBody(body);
+        const [bodyStream, contentType] = extractBody(body2);
         if (request2.contentType == null) {
           headers.push("content-type", contentType);
         }
-        body = bodyStream.stream;
+        body2 = bodyStream.stream;
         contentLength = bodyStream.length;
-      } else if (util.isBlobLike(body) && request2.contentType == null) {
-        const contentType = body.type;
+      } else if (util.isBlobLike(body2) && request2.contentType == null) {
+        const contentType = body2.type;
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
@@ -40685,10 +41670,10 @@ var require_client_h1 = __commonJS({
           headers.push("content-type", contentTypeValue);
         }
       }
-      if (body && typeof body.read === "function") {
-        body.read(0);
+      if (body2 && typeof body2.read === "function") {
+        body2.read(0);
       }
-      const bodyLength = util.bodyLength(body);
+      const bodyLength = util.bodyLength(body2);
       contentLength = bodyLength ?? contentLength;
       if (contentLength === null) {
         contentLength = request2.contentLength;
@@ -40710,7 +41695,7 @@ var require_client_h1 = __commonJS({
           return;
         }
         util.errorRequest(client, request2, err || new RequestAbortedError());
-        util.destroy(body);
+        util.destroy(body2);
         util.destroy(socket, new InformationalError("aborted"));
       };
       try {
@@ -40772,26 +41757,26 @@ upgrade: ${upgrade}\r
       if (channels.sendHeaders.hasSubscribers) {
         channels.sendHeaders.publish({ request: request2, headers: header, socket });
       }
-      if (!body || bodyLength === 0) {
+      if (!body2 || bodyLength === 0) {
         writeBuffer(abort, null, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isBlobLike(body)) {
-        if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isBuffer(body2)) {
+        writeBuffer(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isBlobLike(body2)) {
+        if (typeof body2.stream === "function") {
+          writeIterable(abort, body2.stream(), client, request2, socket, contentLength, header, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+          writeBlob(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
         }
-      } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload);
-      } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isStream(body2)) {
+        writeStream(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
+      } else if (util.isIterable(body2)) {
+        writeIterable(abort, body2, client, request2, socket, contentLength, header, expectsPayload);
       } else {
         assert(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeStream(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
       const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
@@ -40811,13 +41796,13 @@ upgrade: ${upgrade}\r
         if (finished) {
           return;
         }
-        if (body.resume) {
-          body.resume();
+        if (body2.resume) {
+          body2.resume();
         }
       };
       const onClose = function() {
         queueMicrotask(() => {
-          body.removeListener("error", onFinished);
+          body2.removeListener("error", onFinished);
         });
         if (!finished) {
           const err = new RequestAbortedError();
@@ -40831,7 +41816,7 @@ upgrade: ${upgrade}\r
         finished = true;
         assert(socket.destroyed || socket[kWriting] && client[kRunning] <= 1);
         socket.off("drain", onDrain).off("error", onFinished);
-        body.removeListener("data", onData).removeListener("end", onFinished).removeListener("close", onClose);
+        body2.removeListener("data", onData).removeListener("end", onFinished).removeListener("close", onClose);
         if (!err) {
           try {
             writer.end();
@@ -40841,28 +41826,28 @@ upgrade: ${upgrade}\r
         }
         writer.destroy(err);
         if (err && (err.code !== "UND_ERR_INFO" || err.message !== "reset")) {
-          util.destroy(body, err);
+          util.destroy(body2, err);
         } else {
-          util.destroy(body);
+          util.destroy(body2);
         }
       };
-      body.on("data", onData).on("end", onFinished).on("error", onFinished).on("close", onClose);
-      if (body.resume) {
-        body.resume();
+      body2.on("data", onData).on("end", onFinished).on("error", onFinished).on("close", onClose);
+      if (body2.resume) {
+        body2.resume();
       }
       socket.on("drain", onDrain).on("error", onFinished);
-      if (body.errorEmitted ?? body.errored) {
-        setImmediate(onFinished, body.errored);
-      } else if (body.endEmitted ?? body.readableEnded) {
+      if (body2.errorEmitted ?? body2.errored) {
+        setImmediate(onFinished, body2.errored);
+      } else if (body2.endEmitted ?? body2.readableEnded) {
         setImmediate(onFinished, null);
       }
-      if (body.closeEmitted ?? body.closed) {
+      if (body2.closeEmitted ?? body2.closed) {
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeBuffer(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
       try {
-        if (!body) {
+        if (!body2) {
           if (contentLength === 0) {
             socket.write(`${header}content-length: 0\r
 \r
@@ -40872,15 +41857,15 @@ upgrade: ${upgrade}\r
             socket.write(`${header}\r
 `, "latin1");
           }
-        } else if (util.isBuffer(body)) {
-          assert(contentLength === body.byteLength, "buffer body must have content length");
+        } else if (util.isBuffer(body2)) {
+          assert(contentLength === body2.byteLength, "buffer body must have content length");
           socket.cork();
           socket.write(`${header}content-length: ${contentLength}\r
 \r
 `, "latin1");
-          socket.write(body);
+          socket.write(body2);
           socket.uncork();
-          request2.onBodySent(body);
+          request2.onBodySent(body2);
           if (!expectsPayload && request2.reset !== false) {
             socket[kReset] = true;
           }
@@ -40891,13 +41876,13 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
-      assert(contentLength === body.size, "blob body must have content length");
+    async function writeBlob(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
+      assert(contentLength === body2.size, "blob body must have content length");
       try {
-        if (contentLength != null && contentLength !== body.size) {
+        if (contentLength != null && contentLength !== body2.size) {
           throw new RequestContentLengthMismatchError();
         }
-        const buffer = Buffer.from(await body.arrayBuffer());
+        const buffer = Buffer.from(await body2.arrayBuffer());
         socket.cork();
         socket.write(`${header}content-length: ${contentLength}\r
 \r
@@ -40914,7 +41899,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeIterable(abort, body2, client, request2, socket, contentLength, header, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -40935,7 +41920,7 @@ upgrade: ${upgrade}\r
       socket.on("close", onDrain).on("drain", onDrain);
       const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
       try {
-        for await (const chunk of body) {
+        for await (const chunk of body2) {
           if (socket[kError]) {
             throw socket[kError];
           }
@@ -41415,7 +42400,7 @@ var require_client_h2 = __commonJS({
       const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
       const { method, path, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
-      let { body } = request2;
+      let { body: body2 } = request2;
       if (upgrade != null && upgrade !== "websocket") {
         util.errorRequest(client, request2, new InvalidArgumentError2(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
         return false;
@@ -41463,7 +42448,7 @@ var require_client_h2 = __commonJS({
           completeRequest(client, request2);
           client[kResume]();
         }
-        util.destroy(body, err);
+        util.destroy(body2, err);
       };
       try {
         request2.onConnect(abort);
@@ -41538,15 +42523,15 @@ var require_client_h2 = __commonJS({
       headers[HTTP2_HEADER_PATH] = path;
       headers[HTTP2_HEADER_SCHEME] = protocol === "http:" ? "http" : "https";
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH";
-      if (body && typeof body.read === "function") {
-        body.read(0);
+      if (body2 && typeof body2.read === "function") {
+        body2.read(0);
       }
-      let contentLength = util.bodyLength(body);
-      if (util.isFormDataLike(body)) {
+      let contentLength = util.bodyLength(body2);
+      if (util.isFormDataLike(body2)) {
         extractBody ??= require_body().extractBody;
-        const [bodyStream, contentType] = extractBody(body);
+        const [bodyStream, contentType] = extractBody(body2);
         headers["content-type"] = contentType;
-        body = bodyStream.stream;
+        body2 = bodyStream.stream;
         contentLength = bodyStream.length;
       }
       if (contentLength == null) {
@@ -41563,7 +42548,7 @@ var require_client_h2 = __commonJS({
         process.emitWarning(new RequestContentLengthMismatchError());
       }
       if (contentLength != null) {
-        assert(body || contentLength === 0, "no body must not have content length");
+        assert(body2 || contentLength === 0, "no body must not have content length");
         headers[HTTP2_HEADER_CONTENT_LENGTH] = `${contentLength}`;
       }
       session.ref();
@@ -41575,7 +42560,7 @@ var require_client_h2 = __commonJS({
         }
         channels.sendHeaders.publish({ request: request2, headers: header, socket: session[kSocket] });
       }
-      const shouldEndStream = method === "GET" || method === "HEAD" || body === null;
+      const shouldEndStream = method === "GET" || method === "HEAD" || body2 === null;
       if (expectContinue) {
         headers[HTTP2_HEADER_EXPECT] = "100-continue";
         stream = session.request(headers, { endStream: shouldEndStream, signal });
@@ -41666,7 +42651,7 @@ var require_client_h2 = __commonJS({
       });
       return true;
       function writeBodyH2() {
-        if (!body || contentLength === 0) {
+        if (!body2 || contentLength === 0) {
           writeBuffer(
             abort,
             stream,
@@ -41677,23 +42662,23 @@ var require_client_h2 = __commonJS({
             contentLength,
             expectsPayload
           );
-        } else if (util.isBuffer(body)) {
+        } else if (util.isBuffer(body2)) {
           writeBuffer(
             abort,
             stream,
-            body,
+            body2,
             client,
             request2,
             client[kSocket],
             contentLength,
             expectsPayload
           );
-        } else if (util.isBlobLike(body)) {
-          if (typeof body.stream === "function") {
+        } else if (util.isBlobLike(body2)) {
+          if (typeof body2.stream === "function") {
             writeIterable(
               abort,
               stream,
-              body.stream(),
+              body2.stream(),
               client,
               request2,
               client[kSocket],
@@ -41704,7 +42689,7 @@ var require_client_h2 = __commonJS({
             writeBlob(
               abort,
               stream,
-              body,
+              body2,
               client,
               request2,
               client[kSocket],
@@ -41712,22 +42697,22 @@ var require_client_h2 = __commonJS({
               expectsPayload
             );
           }
-        } else if (util.isStream(body)) {
+        } else if (util.isStream(body2)) {
           writeStream(
             abort,
             client[kSocket],
             expectsPayload,
             stream,
-            body,
+            body2,
             client,
             request2,
             contentLength
           );
-        } else if (util.isIterable(body)) {
+        } else if (util.isIterable(body2)) {
           writeIterable(
             abort,
             stream,
-            body,
+            body2,
             client,
             request2,
             client[kSocket],
@@ -41739,15 +42724,15 @@ var require_client_h2 = __commonJS({
         }
       }
     }
-    function writeBuffer(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    function writeBuffer(abort, h2stream, body2, client, request2, socket, contentLength, expectsPayload) {
       try {
-        if (body != null && util.isBuffer(body)) {
-          assert(contentLength === body.byteLength, "buffer body must have content length");
+        if (body2 != null && util.isBuffer(body2)) {
+          assert(contentLength === body2.byteLength, "buffer body must have content length");
           h2stream.cork();
-          h2stream.write(body);
+          h2stream.write(body2);
           h2stream.uncork();
           h2stream.end();
-          request2.onBodySent(body);
+          request2.onBodySent(body2);
         }
         if (!expectsPayload) {
           socket[kReset] = true;
@@ -41758,10 +42743,10 @@ var require_client_h2 = __commonJS({
         abort(error2);
       }
     }
-    function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
+    function writeStream(abort, socket, expectsPayload, h2stream, body2, client, request2, contentLength) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       const pipe = pipeline(
-        body,
+        body2,
         h2stream,
         (err) => {
           if (err) {
@@ -41782,13 +42767,13 @@ var require_client_h2 = __commonJS({
         request2.onBodySent(chunk);
       }
     }
-    async function writeBlob(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
-      assert(contentLength === body.size, "blob body must have content length");
+    async function writeBlob(abort, h2stream, body2, client, request2, socket, contentLength, expectsPayload) {
+      assert(contentLength === body2.size, "blob body must have content length");
       try {
-        if (contentLength != null && contentLength !== body.size) {
+        if (contentLength != null && contentLength !== body2.size) {
           throw new RequestContentLengthMismatchError();
         }
-        const buffer = Buffer.from(await body.arrayBuffer());
+        const buffer = Buffer.from(await body2.arrayBuffer());
         h2stream.cork();
         h2stream.write(buffer);
         h2stream.uncork();
@@ -41803,7 +42788,7 @@ var require_client_h2 = __commonJS({
         abort(err);
       }
     }
-    async function writeIterable(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    async function writeIterable(abort, h2stream, body2, client, request2, socket, contentLength, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -41823,7 +42808,7 @@ var require_client_h2 = __commonJS({
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
       try {
-        for await (const chunk of body) {
+        for await (const chunk of body2) {
           if (socket[kError]) {
             throw socket[kError];
           }
@@ -45050,18 +46035,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve19, stream, length } = consume2;
+      const { type, body: body2, resolve: resolve19, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body, length, encoding));
+          resolve19(chunksDecode(body2, length, encoding));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve19(JSON.parse(chunksDecode(body2, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body, length).buffer);
+          resolve19(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body, { type: stream[kContentType] }));
+          resolve19(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body, length));
+          resolve19(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -45111,7 +46096,7 @@ var require_api_request = __commonJS({
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError2("invalid opts");
         }
-        const { signal, method, opaque, body, onInfo, responseHeaders, highWaterMark } = opts;
+        const { signal, method, opaque, body: body2, onInfo, responseHeaders, highWaterMark } = opts;
         try {
           if (typeof callback !== "function") {
             throw new InvalidArgumentError2("invalid callback");
@@ -45130,8 +46115,8 @@ var require_api_request = __commonJS({
           }
           super("UNDICI_REQUEST");
         } catch (err) {
-          if (util.isStream(body)) {
-            util.destroy(body.on("error", noop), err);
+          if (util.isStream(body2)) {
+            util.destroy(body2.on("error", noop), err);
           }
           throw err;
         }
@@ -45141,7 +46126,7 @@ var require_api_request = __commonJS({
         this.callback = callback;
         this.res = null;
         this.abort = null;
-        this.body = body;
+        this.body = body2;
         this.trailers = {};
         this.context = null;
         this.onInfo = onInfo || null;
@@ -45223,7 +46208,7 @@ var require_api_request = __commonJS({
         this.res.push(null);
       }
       onError(err) {
-        const { res, callback, body, opaque } = this;
+        const { res, callback, body: body2, opaque } = this;
         if (callback) {
           this.callback = null;
           queueMicrotask(() => {
@@ -45236,11 +46221,11 @@ var require_api_request = __commonJS({
             util.destroy(res.on("error", noop), err);
           });
         }
-        if (body) {
+        if (body2) {
           this.body = null;
-          if (util.isStream(body)) {
-            body.on("error", noop);
-            util.destroy(body, err);
+          if (util.isStream(body2)) {
+            body2.on("error", noop);
+            util.destroy(body2, err);
           }
         }
         if (this.removeAbortListener) {
@@ -45342,7 +46327,7 @@ var require_api_stream = __commonJS({
         if (!opts || typeof opts !== "object") {
           throw new InvalidArgumentError2("invalid opts");
         }
-        const { signal, method, opaque, body, onInfo, responseHeaders } = opts;
+        const { signal, method, opaque, body: body2, onInfo, responseHeaders } = opts;
         try {
           if (typeof callback !== "function") {
             throw new InvalidArgumentError2("invalid callback");
@@ -45361,8 +46346,8 @@ var require_api_stream = __commonJS({
           }
           super("UNDICI_STREAM");
         } catch (err) {
-          if (util.isStream(body)) {
-            util.destroy(body.on("error", noop), err);
+          if (util.isStream(body2)) {
+            util.destroy(body2.on("error", noop), err);
           }
           throw err;
         }
@@ -45374,10 +46359,10 @@ var require_api_stream = __commonJS({
         this.abort = null;
         this.context = null;
         this.trailers = null;
-        this.body = body;
+        this.body = body2;
         this.onInfo = onInfo || null;
-        if (util.isStream(body)) {
-          body.on("error", (err) => {
+        if (util.isStream(body2)) {
+          body2.on("error", (err) => {
             this.onError(err);
           });
         }
@@ -45445,7 +46430,7 @@ var require_api_stream = __commonJS({
         res.end();
       }
       onError(err) {
-        const { res, callback, opaque, body } = this;
+        const { res, callback, opaque, body: body2 } = this;
         removeSignal(this);
         this.factory = null;
         if (res) {
@@ -45457,9 +46442,9 @@ var require_api_stream = __commonJS({
             this.runInAsyncScope(callback, null, err, { opaque });
           });
         }
-        if (body) {
+        if (body2) {
           this.body = null;
-          util.destroy(body, err);
+          util.destroy(body2, err);
         }
       }
     };
@@ -45569,9 +46554,9 @@ var require_api_pipeline = __commonJS({
           readableObjectMode: opts.objectMode,
           autoDestroy: true,
           read: () => {
-            const { body } = this;
-            if (body?.resume) {
-              body.resume();
+            const { body: body2 } = this;
+            if (body2?.resume) {
+              body2.resume();
             }
           },
           write: (chunk, encoding, callback) => {
@@ -45583,14 +46568,14 @@ var require_api_pipeline = __commonJS({
             }
           },
           destroy: (err, callback) => {
-            const { body, req, res, ret, abort } = this;
+            const { body: body2, req, res, ret, abort } = this;
             if (!err && !ret._readableState.endEmitted) {
               err = new RequestAbortedError();
             }
             if (abort && err) {
               abort();
             }
-            util.destroy(body, err);
+            util.destroy(body2, err);
             util.destroy(req, err);
             util.destroy(res, err);
             removeSignal(this);
@@ -45623,11 +46608,11 @@ var require_api_pipeline = __commonJS({
           return;
         }
         this.res = new PipelineResponse(resume);
-        let body;
+        let body2;
         try {
           this.handler = null;
           const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
-          body = this.runInAsyncScope(handler, null, {
+          body2 = this.runInAsyncScope(handler, null, {
             statusCode,
             headers,
             opaque,
@@ -45638,13 +46623,13 @@ var require_api_pipeline = __commonJS({
           this.res.on("error", noop);
           throw err;
         }
-        if (!body || typeof body.on !== "function") {
+        if (!body2 || typeof body2.on !== "function") {
           throw new InvalidReturnValueError("expected Readable");
         }
-        body.on("data", (chunk) => {
-          const { ret, body: body2 } = this;
-          if (!ret.push(chunk) && body2.pause) {
-            body2.pause();
+        body2.on("data", (chunk) => {
+          const { ret, body: body3 } = this;
+          if (!ret.push(chunk) && body3.pause) {
+            body3.pause();
           }
         }).on("error", (err) => {
           const { ret } = this;
@@ -45658,7 +46643,7 @@ var require_api_pipeline = __commonJS({
             util.destroy(ret, new RequestAbortedError());
           }
         });
-        this.body = body;
+        this.body = body2;
       }
       onData(chunk) {
         const { res } = this;
@@ -46066,10 +47051,10 @@ var require_mock_utils = __commonJS({
       qp.sort();
       return [...pathSegments, qp.toString()].join("?");
     }
-    function matchKey(mockDispatch2, { path, method, body, headers }) {
+    function matchKey(mockDispatch2, { path, method, body: body2, headers }) {
       const pathMatch = matchValue(mockDispatch2.path, path);
       const methodMatch = matchValue(mockDispatch2.method, method);
-      const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body) : true;
+      const bodyMatch = typeof mockDispatch2.body !== "undefined" ? matchValue(mockDispatch2.body, body2) : true;
       const headersMatch = matchHeaders(mockDispatch2, headers);
       return pathMatch && methodMatch && bodyMatch && headersMatch;
     }
@@ -46102,7 +47087,7 @@ var require_mock_utils = __commonJS({
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for method '${key2.method}' on path '${resolvedPath}'`);
       }
-      matchedMockDispatches = matchedMockDispatches.filter(({ body }) => typeof body !== "undefined" ? matchValue(body, key2.body) : true);
+      matchedMockDispatches = matchedMockDispatches.filter(({ body: body2 }) => typeof body2 !== "undefined" ? matchValue(body2, key2.body) : true);
       if (matchedMockDispatches.length === 0) {
         throw new MockNotMatchedError(`Mock dispatch not matched for body '${key2.body}' on path '${resolvedPath}'`);
       }
@@ -46142,11 +47127,11 @@ var require_mock_utils = __commonJS({
       return path;
     }
     function buildKey(opts) {
-      const { path, method, body, headers, query } = opts;
+      const { path, method, body: body2, headers, query } = opts;
       return {
         path,
         method,
-        body,
+        body: body2,
         headers,
         query
       };
@@ -46171,9 +47156,9 @@ var require_mock_utils = __commonJS({
     function getStatusText(statusCode) {
       return STATUS_CODES[statusCode] || "unknown";
     }
-    async function getResponse(body) {
+    async function getResponse(body2) {
       const buffers = [];
-      for await (const data of body) {
+      for await (const data of body2) {
         buffers.push(data);
       }
       return Buffer.concat(buffers).toString("utf8");
@@ -46221,14 +47206,14 @@ var require_mock_utils = __commonJS({
           return;
         }
         const optsHeaders = Array.isArray(opts.headers) ? buildHeadersFromArray(opts.headers) : opts.headers;
-        const body = typeof _data === "function" ? _data({ ...opts, headers: optsHeaders }) : _data;
-        if (isPromise(body)) {
-          return body.then((newData) => handleReply(mockDispatches, newData));
+        const body2 = typeof _data === "function" ? _data({ ...opts, headers: optsHeaders }) : _data;
+        if (isPromise(body2)) {
+          return body2.then((newData) => handleReply(mockDispatches, newData));
         }
         if (aborted) {
           return;
         }
-        const responseData = getResponseData(body);
+        const responseData = getResponseData(body2);
         const responseHeaders = generateKeyValues(headers);
         const responseTrailers = generateKeyValues(trailers);
         handler.onHeaders?.(statusCode, responseHeaders, resume, getStatusText(statusCode));
@@ -47658,8 +48643,8 @@ var require_snapshot_agent = __commonJS({
           };
           handler.onRequestStart(controller);
           handler.onResponseStart(controller, response.statusCode, response.headers);
-          const body = Buffer.from(response.body, "base64");
-          handler.onResponseData(controller, body);
+          const body2 = Buffer.from(response.body, "base64");
+          handler.onResponseData(controller, body2);
           handler.onResponseEnd(controller, response.trailers);
         } catch (error2) {
           handler.onError?.(error2);
@@ -47908,8 +48893,8 @@ var require_redirect_handler = __commonJS({
     var noop = () => {
     };
     var BodyAsyncIterable = class {
-      constructor(body) {
-        this[kBody] = body;
+      constructor(body2) {
+        this[kBody] = body2;
         this[kBodyUsed] = false;
       }
       async *[Symbol.asyncIterator]() {
@@ -52437,15 +53422,15 @@ var require_sqlite_cache_store = __commonJS({
       set(key2, value) {
         assertCacheKey(key2);
         const url = this.#makeValueUrl(key2);
-        const body = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body;
-        const size = body?.byteLength;
+        const body2 = Array.isArray(value.body) ? Buffer.concat(value.body) : value.body;
+        const size = body2?.byteLength;
         if (size && size > this.#maxEntrySize) {
           return;
         }
         const existingValue = this.#findValue(key2, true);
         if (existingValue) {
           this.#updateValueQuery.run(
-            body,
+            body2,
             value.deleteAt,
             value.statusCode,
             value.statusMessage,
@@ -52460,7 +53445,7 @@ var require_sqlite_cache_store = __commonJS({
           this.#insertValueQuery.run(
             url,
             key2.method,
-            body,
+            body2,
             value.deleteAt,
             value.statusCode,
             value.statusMessage,
@@ -52483,21 +53468,21 @@ var require_sqlite_cache_store = __commonJS({
         assertCacheKey(key2);
         assertCacheValue(value);
         let size = 0;
-        const body = [];
+        const body2 = [];
         const store = this;
         return new Writable({
           decodeStrings: true,
           write(chunk, encoding, callback) {
             size += chunk.byteLength;
             if (size < store.#maxEntrySize) {
-              body.push(chunk);
+              body2.push(chunk);
             } else {
               this.destroy();
             }
             callback();
           },
           final(callback) {
-            store.set(key2, { ...value, body });
+            store.set(key2, { ...value, body: body2 });
             callback();
           }
         });
@@ -52977,9 +53962,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list7 = this.#headersList.cookies;
-        if (list7) {
-          return [...list7];
+        const list8 = this.#headersList.cookies;
+        if (list8) {
+          return [...list8];
         }
         return [];
       }
@@ -53003,8 +53988,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target, list7) {
-        target.#headersList = list7;
+      static setHeadersList(target, list8) {
+        target.#headersList = list8;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -53106,9 +54091,9 @@ var require_response = __commonJS({
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data)
         );
-        const body = extractBody(bytes);
+        const body2 = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init, { body: body2[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -53132,13 +54117,13 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = void 0) {
+      constructor(body2 = null, init = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (body === kConstruct) {
+        if (body2 === kConstruct) {
           return;
         }
-        if (body !== null) {
-          body = webidl.converters.BodyInit(body, "Response", "body");
+        if (body2 !== null) {
+          body2 = webidl.converters.BodyInit(body2, "Response", "body");
         }
         init = webidl.converters.ResponseInit(init);
         this.#state = makeResponse({});
@@ -53146,8 +54131,8 @@ var require_response = __commonJS({
         setHeadersGuard(this.#headers, "response");
         setHeadersList(this.#headers, this.#state.headersList);
         let bodyWithType = null;
-        if (body != null) {
-          const [extractedBody, type] = extractBody(body);
+        if (body2 != null) {
+          const [extractedBody, type] = extractBody(body2);
           bodyWithType = { body: extractedBody, type };
         }
         initializeResponse(this, init, bodyWithType);
@@ -53383,7 +54368,7 @@ var require_response = __commonJS({
       assert(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
+    function initializeResponse(response, init, body2) {
       if (init.status !== null && (init.status < 200 || init.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
@@ -53401,16 +54386,16 @@ var require_response = __commonJS({
       if ("headers" in init && init.headers != null) {
         fill(getResponseHeaders(response), init.headers);
       }
-      if (body) {
+      if (body2) {
         if (nullBodyStatus.includes(response.status)) {
           throw webidl.errors.exception({
             header: "Response constructor",
             message: `Invalid response status code ${response.status}`
           });
         }
-        getResponseState(response).body = body.body;
-        if (body.type != null && !getResponseState(response).headersList.contains("content-type", true)) {
-          getResponseState(response).headersList.append("content-type", body.type, true);
+        getResponseState(response).body = body2.body;
+        if (body2.type != null && !getResponseState(response).headersList.contains("content-type", true)) {
+          getResponseState(response).headersList.append("content-type", body2.type, true);
         }
       }
     }
@@ -53955,13 +54940,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list7 = dependentControllerMap.get(this.signal);
-          if (list7 === void 0) {
-            list7 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list7);
+          let list8 = dependentControllerMap.get(this.signal);
+          if (list8 === void 0) {
+            list8 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list8);
           }
           const acRef = new WeakRef(ac);
-          list7.add(acRef);
+          list8.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -55235,11 +56220,11 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
+        const { body: body2, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
           response = makeResponse({ status, statusText: statusText2, headersList, socket });
         } else {
-          const iterator = body[Symbol.asyncIterator]();
+          const iterator = body2[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator.next();
           response = makeResponse({ status, statusText: statusText2, headersList });
         }
@@ -55331,7 +56316,7 @@ var require_fetch = __commonJS({
         fetchParams.controller.connection.destroy();
       }
       return response;
-      function dispatch({ body }) {
+      function dispatch({ body: body2 }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
@@ -55341,7 +56326,7 @@ var require_fetch = __commonJS({
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
             method: request2.method,
-            body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
+            body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body2,
             headers: request2.headersList.entries,
             maxRedirections: 0,
             upgrade: request2.mode === "websocket" ? "websocket" : void 0
@@ -56626,9 +57611,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str8 = stringify5(cookie);
-      if (str8) {
-        headers.append("set-cookie", str8, true);
+      const str9 = stringify5(cookie);
+      if (str9) {
+        headers.append("set-cookie", str9, true);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -57731,9 +58716,9 @@ var require_receiver = __commonJS({
             if (this.#byteOffset < this.#info.payloadLength) {
               return callback();
             }
-            const body = this.consume(this.#info.payloadLength);
+            const body2 = this.consume(this.#info.payloadLength);
             if (isControlFrame(this.#info.opcode)) {
-              this.#loop = this.parseControlFrame(body);
+              this.#loop = this.parseControlFrame(body2);
               this.#state = parserStates.INFO;
               if (this.#loop && this.#handler.socket.writableNeedDrain) {
                 this.#loop = false;
@@ -57746,7 +58731,7 @@ var require_receiver = __commonJS({
               }
             } else {
               if (!this.#info.compressed) {
-                if (!this.writeFragments(body)) {
+                if (!this.writeFragments(body2)) {
                   return;
                 }
                 if (!this.#info.fragmented && this.#info.fin) {
@@ -57755,7 +58740,7 @@ var require_receiver = __commonJS({
                 this.#state = parserStates.INFO;
               } else {
                 this.#extensions.get("permessage-deflate").decompress(
-                  body,
+                  body2,
                   this.#info.fin,
                   (error2, data) => {
                     if (error2) {
@@ -57879,26 +58864,26 @@ var require_receiver = __commonJS({
        * Parses control frames.
        * @param {Buffer} body
        */
-      parseControlFrame(body) {
+      parseControlFrame(body2) {
         const { opcode, payloadLength } = this.#info;
         if (opcode === opcodes.CLOSE) {
           if (payloadLength === 1) {
             failWebsocketConnection(this.#handler, 1002, "Received close frame with a 1-byte body.");
             return false;
           }
-          this.#info.closeInfo = this.parseCloseBody(body);
+          this.#info.closeInfo = this.parseCloseBody(body2);
           if (this.#info.closeInfo.error) {
             const { code: code2, reason } = this.#info.closeInfo;
             failWebsocketConnection(this.#handler, code2, reason);
             return false;
           }
           if (!this.#handler.closeState.has(sentCloseFrameState.SENT) && !this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-            let body2 = emptyBuffer;
+            let body3 = emptyBuffer;
             if (this.#info.closeInfo.code) {
-              body2 = Buffer.allocUnsafe(2);
-              body2.writeUInt16BE(this.#info.closeInfo.code, 0);
+              body3 = Buffer.allocUnsafe(2);
+              body3.writeUInt16BE(this.#info.closeInfo.code, 0);
             }
-            const closeFrame = new WebsocketFrameSend(body2);
+            const closeFrame = new WebsocketFrameSend(body3);
             this.#handler.socket.write(closeFrame.createFrame(opcodes.CLOSE));
             this.#handler.closeState.add(sentCloseFrameState.SENT);
           }
@@ -57907,12 +58892,12 @@ var require_receiver = __commonJS({
           return false;
         } else if (opcode === opcodes.PING) {
           if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
-            const frame = new WebsocketFrameSend(body);
+            const frame = new WebsocketFrameSend(body2);
             this.#handler.socket.write(frame.createFrame(opcodes.PONG));
-            this.#handler.onPing(body);
+            this.#handler.onPing(body2);
           }
         } else if (opcode === opcodes.PONG) {
-          this.#handler.onPong(body);
+          this.#handler.onPong(body2);
         }
         return true;
       }
@@ -57951,10 +58936,10 @@ var require_sender = __commonJS({
         if (hint2 !== sendHints.blob) {
           if (!this.#running) {
             if (hint2 === sendHints.text) {
-              const { 0: head, 1: body } = WebsocketFrameSend.createFastTextFrame(item);
+              const { 0: head, 1: body2 } = WebsocketFrameSend.createFastTextFrame(item);
               this.#socket.cork();
               this.#socket.write(head);
-              this.#socket.write(body, cb);
+              this.#socket.write(body2, cb);
               this.#socket.uncork();
             } else {
               this.#socket.write(createFrame(item, hint2), cb);
@@ -58081,18 +59066,18 @@ var require_websocket = __commonJS({
           this.#handler.socket.destroy();
         },
         onSocketClose: () => this.#onSocketClose(),
-        onPing: (body) => {
+        onPing: (body2) => {
           if (channels.ping.hasSubscribers) {
             channels.ping.publish({
-              payload: body,
+              payload: body2,
               websocket: this
             });
           }
         },
-        onPong: (body) => {
+        onPong: (body2) => {
           if (channels.pong.hasSubscribers) {
             channels.pong.publish({
-              payload: body,
+              payload: body2,
               websocket: this
             });
           }
@@ -60018,20 +61003,20 @@ function classifyFailure(raw, answered, deadlinePassed, scrub) {
 }
 function buildError(method, path, outcome, unknown, origin, scrub) {
   if (outcome.kind === "answer") {
-    const body = parseErrorBody(scrub(outcome.text));
+    const body2 = parseErrorBody(scrub(outcome.text));
     if (unknown) {
       const summary3 = `${outcome.status} after sending: the service may have carried it out; look the object up before trying again`;
-      return new UnknownOutcomeError({ method, path, status: outcome.status, body, summary: summary3 });
+      return new UnknownOutcomeError({ method, path, status: outcome.status, body: body2, summary: summary3 });
     }
     if (outcome.status === 429 && outcome.retryAfterMs !== void 0 && outcome.retryAfterMs > MAX_RETRY_AFTER_MS) {
       const summary3 = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1e3)} s (is another process using this key?)`;
-      return new ServiceError({ method, path, status: 429, body, summary: summary3 });
+      return new ServiceError({ method, path, status: 429, body: body2, summary: summary3 });
     }
-    if (outcome.status === 404 && body?.type === void 0) {
-      const summary3 = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
-      return new ServiceError({ method, path, status: 404, body, summary: summary3 });
+    if (outcome.status === 404 && body2?.type === void 0) {
+      const summary3 = `404: ${body2?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
+      return new ServiceError({ method, path, status: 404, body: body2, summary: summary3 });
     }
-    return new ServiceError({ method, path, status: outcome.status, body });
+    return new ServiceError({ method, path, status: outcome.status, body: body2 });
   }
   const init = { method, path, status: 0, cause: outcome.cause };
   if (unknown) {
@@ -60041,10 +61026,10 @@ function buildError(method, path, outcome, unknown, origin, scrub) {
   return new NetworkError({ ...init, summary: `no answer from ${origin} (${outcome.what})` });
 }
 function parseRetryAfter(value, nowMs) {
-  const text2 = Array.isArray(value) ? value[0] : value;
-  if (text2 === void 0 || text2.trim() === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text2.trim())) return Math.round(Number(text2) * 1e3);
-  const date = Date.parse(text2);
+  const text3 = Array.isArray(value) ? value[0] : value;
+  if (text3 === void 0 || text3.trim() === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text3.trim())) return Math.round(Number(text3) * 1e3);
+  const date = Date.parse(text3);
   return Number.isNaN(date) ? void 0 : Math.max(0, date - nowMs);
 }
 var MAX_RETRY_AFTER_MS, NOT_SENT, FATAL;
@@ -60113,11 +61098,11 @@ function writeBudgetFile(path, id, now, ours, horizons) {
     const paused = Math.max(theirs?.[name].pausedUntil ?? 0, ours[name].pausedUntil);
     budgets[name] = { answers: answers2, paused_until: paused > now ? paused : 0 };
   }
-  const text2 = JSON.stringify({ format: FORMAT, version: VERSION2, id, budgets });
+  const text3 = JSON.stringify({ format: FORMAT, version: VERSION2, id, budgets });
   const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 448 });
-    writeFileSync(temporary, text2, { mode: 384, flag: "wx" });
+    writeFileSync(temporary, text3, { mode: 384, flag: "wx" });
     renameSync(temporary, path);
   } catch {
     try {
@@ -60127,9 +61112,9 @@ function writeBudgetFile(path, id, now, ours, horizons) {
   }
 }
 function merge(a, b) {
-  const count2 = (list7) => {
+  const count2 = (list8) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const t of list7) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of list8) counts.set(t, (counts.get(t) ?? 0) + 1);
     return counts;
   };
   const ca = count2(a);
@@ -60395,13 +61380,13 @@ function describe3(error2, root) {
 }
 function position(pointer) {
   if (pointer === "") return "the answer";
-  let text2 = "";
+  let text3 = "";
   for (const raw of pointer.split("/").slice(1)) {
     const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (/^\d+$/.test(part)) text2 += `${text2 === "" ? "answer" : ""}[${part}]`;
-    else text2 += text2 === "" ? part : `.${part}`;
+    if (/^\d+$/.test(part)) text3 += `${text3 === "" ? "answer" : ""}[${part}]`;
+    else text3 += text3 === "" ? part : `.${part}`;
   }
-  return text2;
+  return text3;
 }
 function valueAt(root, pointer) {
   let value = root;
@@ -60422,7 +61407,7 @@ function kindOf(value) {
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
 var import__, ajv, compiled, TYPE_WORDS;
-var init_answers6 = __esm({
+var init_answers8 = __esm({
   "src/service/answers.ts"() {
     "use strict";
     import__ = __toESM(require__(), 1);
@@ -60440,13 +61425,13 @@ var init_answers6 = __esm({
 });
 
 // src/service/transport.ts
-async function readAtMost(body, max) {
+async function readAtMost(body2, max) {
   const chunks = [];
   let size = 0;
-  for await (const chunk of body) {
+  for await (const chunk of body2) {
     size += chunk.length;
     if (size > max) {
-      body.destroy();
+      body2.destroy();
       return void 0;
     }
     chunks.push(chunk);
@@ -60477,7 +61462,7 @@ var init_transport = __esm({
     init_query();
     init_stop();
     loadAnswers = () => {
-      answers ??= Promise.resolve().then(() => (init_answers6(), answers_exports));
+      answers ??= Promise.resolve().then(() => (init_answers8(), answers_exports));
       return answers;
     };
     describeBytes = (n) => n >= 1048576 ? `${Math.round(n / 1048576).toLocaleString("en-US")} MB` : `${n.toLocaleString("en-US")} bytes`;
@@ -60520,8 +61505,8 @@ var init_transport = __esm({
         return this.#o.origin;
       }
       /** `text` without the key, for messages that quote what the service sent. */
-      scrubbed(text2) {
-        return this.#scrub(text2);
+      scrubbed(text3) {
+        return this.#scrub(text3);
       }
       async send(spec) {
         const url = this.#url(spec);
@@ -60672,10 +61657,10 @@ var init_transport = __esm({
           authorization: `Bearer ${this.#o.apiKey}`,
           accept: "application/json"
         };
-        let body;
+        let body2;
         if (spec.body !== void 0) {
           headers["content-type"] = "application/json";
-          body = JSON.stringify(spec.body);
+          body2 = JSON.stringify(spec.body);
         }
         const { headersMs, bodyMs, totalMs } = this.#o.timeouts;
         const deadline = new AbortController();
@@ -60686,38 +61671,38 @@ var init_transport = __esm({
             dispatcher: this.#o.dispatcher,
             method: spec.method,
             headers,
-            body,
+            body: body2,
             headersTimeout: headersMs,
             bodyTimeout: bodyMs,
             signal: deadline.signal
           });
           answered = true;
-          const text2 = await readAtMost(res.body, this.#o.maxAnswerBytes);
+          const text3 = await readAtMost(res.body, this.#o.maxAnswerBytes);
           const retryAfter = res.headers["retry-after"];
           const location = res.headers.location;
           return {
             kind: "answer",
             status: res.statusCode,
-            text: text2 ?? "",
+            text: text3 ?? "",
             retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
-            ...text2 === void 0 ? { tooLarge: true } : {},
+            ...text3 === void 0 ? { tooLarge: true } : {},
             ...typeof location === "string" ? { location } : {}
           };
         } catch (raw) {
-          return classifyFailure(raw, answered, deadline.signal.aborted, (text2) => this.#scrub(text2));
+          return classifyFailure(raw, answered, deadline.signal.aborted, (text3) => this.#scrub(text3));
         } finally {
           clearTimeout(timer);
         }
       }
       /** Parses a 2xx body and checks it against `spec.expect`: never a guess, never "nothing there". */
-      async #read(spec, path, status, text2, fail) {
+      async #read(spec, path, status, text3, fail) {
         const unexpected = (problem, hint2) => fail(
           new UnexpectedAnswerError({ method: spec.method, path, status, problem, ...hint2 ? { hint: hint2 } : {} })
         );
-        if (!text2.trim()) return spec.expect ? unexpected("the answer is empty") : void 0;
+        if (!text3.trim()) return spec.expect ? unexpected("the answer is empty") : void 0;
         let value;
         try {
-          value = JSON.parse(text2);
+          value = JSON.parse(text3);
         } catch {
           return unexpected("the answer is not JSON", `${this.#o.origin} ${NOT_POSTHOG}`);
         }
@@ -60744,8 +61729,8 @@ var init_transport = __esm({
         if (spec.query && Object.keys(spec.query).length > 0) url.search = queryString(spec.query);
         return url;
       }
-      #scrub(text2) {
-        return this.#key.scrub(text2);
+      #scrub(text3) {
+        return this.#key.scrub(text3);
       }
       #log(line) {
         this.#o.log?.(this.#scrub(line));
@@ -60871,16 +61856,22 @@ var init_client = __esm({
       }
       /**
        * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
-       * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general).
+       * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general),
+       * paged as `paging` says (default: 100 a page, following the pages' `next` and `count`).
        */
-      listAll(path, query = {}, expect, budget) {
-        return collectOffsetPages(this.#transport, {
-          method: "GET",
-          path,
-          query,
-          ...budget ? { budget } : {},
-          ...expect ? { expect } : {}
-        });
+      listAll(path, query = {}, expect, budget, paging) {
+        return collectOffsetPages(
+          this.#transport,
+          {
+            method: "GET",
+            path,
+            query,
+            ...budget ? { budget } : {},
+            ...expect ? { expect } : {}
+          },
+          100,
+          paging
+        );
       }
       /**
        * Stops the client for an interrupt: no request starts from now on (each fails with a StoppedError,
@@ -61006,11 +61997,11 @@ function checkHost(raw) {
   return url.origin;
 }
 function withoutScheme(raw) {
-  const text2 = raw.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text2)) return void 0;
-  const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text2);
+  const text3 = raw.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text3)) return void 0;
+  const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text3);
   if (plain === null) return void 0;
-  const host = text2.replace(/\/$/, "");
+  const host = text3.replace(/\/$/, "");
   const scheme = isLoopback(plain[1] ?? "") ? "http" : "https";
   return `POSTHOG_HOST / --host needs a scheme: write ${scheme}://${host} (not ${host})`;
 }
@@ -61026,13 +62017,13 @@ function isLoopback(hostname) {
   if (isIP(name) === 4) return name.startsWith("127.");
   return isIP(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
 }
-function parseRateLimit(text2, source) {
-  const windows = text2.split(",").map((part) => {
+function parseRateLimit(text3, source) {
+  const windows = text3.split(",").map((part) => {
     const match = part.trim().match(/^(\d+)\s*\/\s*(?:(second|minute|hour)s?|(\d+(?:\.\d+)?)\s*s)$/);
     const limit = Number(match?.[1]);
     const ms = match?.[2] ? UNITS[match[2]] : Number(match?.[3]) * 1e3;
     if (!match || !(limit >= 1) || !ms || !(ms > 0)) {
-      throw new UserError(`${source} must look like 480/minute,4800/hour (got "${text2}")`);
+      throw new UserError(`${source} must look like 480/minute,4800/hour (got "${text3}")`);
     }
     return { limit, ms };
   });
@@ -61051,7 +62042,7 @@ var init_env = __esm({
 });
 
 // src/service/index.ts
-var init_service5 = __esm({
+var init_service7 = __esm({
   "src/service/index.ts"() {
     "use strict";
     init_client();
@@ -61162,7 +62153,7 @@ var init_environments = __esm({
   "src/commands/environments.ts"() {
     "use strict";
     init_errors();
-    init_service5();
+    init_service7();
     init_words();
   }
 });
@@ -61282,8 +62273,8 @@ var require_formats = __commonJS({
     }
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str8) {
-      const matches2 = DATE2.exec(str8);
+    function date(str9) {
+      const matches2 = DATE2.exec(str9);
       if (!matches2)
         return false;
       const year = +matches2[1];
@@ -61302,8 +62293,8 @@ var require_formats = __commonJS({
     }
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
-      return function time(str8) {
-        const matches2 = TIME.exec(str8);
+      return function time(str9) {
+        const matches2 = TIME.exec(str9);
         if (!matches2)
           return false;
         const hr = +matches2[1];
@@ -61349,8 +62340,8 @@ var require_formats = __commonJS({
     var DATE_TIME_SEPARATOR = /t|\s/i;
     function getDateTime(strictTimeZone) {
       const time = getTime(strictTimeZone);
-      return function date_time(str8) {
-        const dateTime = str8.split(DATE_TIME_SEPARATOR);
+      return function date_time(str9) {
+        const dateTime = str9.split(DATE_TIME_SEPARATOR);
         return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
       };
     }
@@ -61375,13 +62366,13 @@ var require_formats = __commonJS({
     }
     var NOT_URI_FRAGMENT = /\/|:/;
     var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str8) {
-      return NOT_URI_FRAGMENT.test(str8) && URI.test(str8);
+    function uri(str9) {
+      return NOT_URI_FRAGMENT.test(str9) && URI.test(str9);
     }
     var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str8) {
+    function byte(str9) {
       BYTE.lastIndex = 0;
-      return BYTE.test(str8);
+      return BYTE.test(str9);
     }
     var MIN_INT32 = -(2 ** 31);
     var MAX_INT32 = 2 ** 31 - 1;
@@ -61395,11 +62386,11 @@ var require_formats = __commonJS({
       return true;
     }
     var Z_ANCHOR = /[^\\]\\Z/;
-    function regex2(str8) {
-      if (Z_ANCHOR.test(str8))
+    function regex2(str9) {
+      if (Z_ANCHOR.test(str9))
         return false;
       try {
-        new RegExp(str8);
+        new RegExp(str9);
         return true;
       } catch (e) {
         return false;
@@ -61745,8 +62736,8 @@ var require_dist2 = __commonJS({
         return ajv2;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list7 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list7, formats, exportName);
+      const list8 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list8, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv2);
       return ajv2;
@@ -61758,11 +62749,11 @@ var require_dist2 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats2(ajv2, list7, fs2, exportName) {
+    function addFormats2(ajv2, list8, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list7)
+      for (const f of list8)
         ajv2.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -61772,11 +62763,8 @@ var require_dist2 = __commonJS({
 });
 
 // src/plan/modified.ts
-function lastModified(action, live) {
-  const id = action.object.id;
-  if (id === void 0) return void 0;
-  const project2 = live.find((p) => p.project === action.object.project);
-  const object = project2?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
+function lastModified(action2, live) {
+  const object = liveRecord(action2, live);
   if (object === void 0) return void 0;
   const at2 = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
     (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
@@ -61786,18 +62774,21 @@ function lastModified(action, live) {
   if (at2 === void 0 && by === void 0) return void 0;
   return { ...at2 !== void 0 ? { at: at2 } : {}, ...by !== void 0 ? { by } : {} };
 }
-function modifiedWords(action, live) {
-  const id = action.object.id;
-  if (id === void 0) return void 0;
-  const project2 = live.find((p) => p.project === action.object.project);
-  const object = project2?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
+function modifiedWords(action2, live) {
+  const object = liveRecord(action2, live);
   const record = object?.last_modified_by;
   const email = typeof record?.email === "string" && record.email !== "" ? record.email : void 0;
   const name = [record?.first_name, record?.last_name].filter((p) => typeof p === "string" && p !== "").join(" ");
   const who = email === void 0 ? void 0 : name === "" ? email : `${name} <${email}>`;
-  const at2 = lastModified(action, live)?.at;
+  const at2 = lastModified(action2, live)?.at;
   if (who === void 0 && at2 === void 0) return void 0;
   return [who === void 0 ? "" : `by ${who}`, at2 === void 0 ? "" : `at ${at2}`].filter(Boolean).join(" ");
+}
+function liveRecord(action2, live) {
+  const id = action2.object.id;
+  if (id === void 0) return void 0;
+  const project2 = live.find((p) => p.project === action2.object.project);
+  return project2?.kinds[action2.object.kind]?.objects.find((o) => o.id === id);
 }
 var init_modified = __esm({
   "src/plan/modified.ts"() {
@@ -62424,15 +63415,15 @@ async function readSavedPlans(file, kinds) {
   }
   const version = data?.saved_plan_version;
   const environments = data?.environments;
-  const list7 = Array.isArray(environments) ? environments : [data];
-  const named = list7.every((s) => typeof s?.environment === "string");
-  if (version !== SAVED_PLAN_VERSION || list7.length === 0 || Array.isArray(environments) && !named || !list7.every((s) => savedValidator(kinds)(s))) {
+  const list8 = Array.isArray(environments) ? environments : [data];
+  const named = list8.every((s) => typeof s?.environment === "string");
+  if (version !== SAVED_PLAN_VERSION || list8.length === 0 || Array.isArray(environments) && !named || !list8.every((s) => savedValidator(kinds)(s))) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused"
     );
   }
-  return list7;
+  return list8;
 }
 function checkBinding(saved, now) {
   const problems = [];
@@ -62460,13 +63451,13 @@ function staleObjects(kinds, plan, live) {
   const seen = /* @__PURE__ */ new Set();
   const stale = [];
   const keys = fingerprintKeys(plan.actions);
-  for (const [i, action] of plan.actions.entries()) {
+  for (const [i, action2] of plan.actions.entries()) {
     const key2 = keys[i];
     if (seen.has(key2)) continue;
     seen.add(key2);
     if (!(key2 in plan.fingerprints)) continue;
-    if (fingerprintLive(kinds, byProject.get(action.object.project), action.object) !== plan.fingerprints[key2]) {
-      stale.push(action.object);
+    if (fingerprintLive(kinds, byProject.get(action2.object.project), action2.object) !== plan.fingerprints[key2]) {
+      stale.push(action2.object);
     }
   }
   return stale;
@@ -62483,9 +63474,9 @@ function staleError(kinds, stale, live = []) {
     "plan_refused"
   );
 }
-function derivable(action) {
-  if (action === void 0) return void 0;
-  const { drift: _drift, modified: _modified, ...rest } = action;
+function derivable(action2) {
+  if (action2 === void 0) return void 0;
+  const { drift: _drift, modified: _modified, ...rest } = action2;
   return rest;
 }
 function checkDerived(saved, derived) {
@@ -62810,11 +63801,11 @@ function renderTable(headers, rows, paint) {
   return `${[head, ...cells.map(line)].join("\n")}
 `;
 }
-function oneLine(text2) {
-  return visible(text2.replace(/[\r\n\t]+/g, " "));
+function oneLine(text3) {
+  return visible(text3.replace(/[\r\n\t]+/g, " "));
 }
-function width(text2) {
-  return stringWidth(oneLine(text2));
+function width(text3) {
+  return stringWidth(oneLine(text3));
 }
 function statusStyle(status) {
   if (!status) return void 0;
@@ -62948,9 +63939,9 @@ var init_progress = __esm({
         this.base = base;
         const around = (out) => ({
           ...out.isTTY !== void 0 ? { isTTY: out.isTTY } : {},
-          write: (text2) => {
+          write: (text3) => {
             this.#clear();
-            out.write(text2);
+            out.write(text3);
             this.#draw();
           }
         });
@@ -62995,14 +63986,14 @@ var init_progress = __esm({
       }
       #draw() {
         if (this.#stopped || this.#tally.label === "") return;
-        let text2 = this.#tally.describe();
+        let text3 = this.#tally.describe();
         const wait = this.#tally.wait;
         const left = wait ? wait.until - this.base.clock.now() : 0;
-        if (wait && left > 0) text2 += ` · waiting ${seconds(left)} ${wait.why}`;
+        if (wait && left > 0) text3 += ` · waiting ${seconds(left)} ${wait.why}`;
         else this.#tally.wait = void 0;
         const width2 = Math.max(20, (this.base.stderr.columns ?? 80) - 1);
-        text2 = cut(text2, width2);
-        this.base.stderr.write(`${ERASE_LINE}${text2}`);
+        text3 = cut(text3, width2);
+        this.base.stderr.write(`${ERASE_LINE}${text3}`);
         this.#shown = true;
       }
       #clear() {
@@ -63042,7 +64033,7 @@ var init_connect = __esm({
   "src/commands/connect.ts"() {
     "use strict";
     init_clock();
-    init_service5();
+    init_service7();
     init_progress();
   }
 });
@@ -63053,9 +64044,9 @@ function usersOf(kinds) {
   for (const kind2 of kinds) {
     for (const verb of kind2.verbs) if (!users2.has(verb.name)) users2.set(verb.name, verb.users);
   }
-  return (action) => {
-    const named = [...users2.get(action.action)?.(action) ?? []];
-    if (action.modified?.by !== void 0) named.push(action.modified.by);
+  return (action2) => {
+    const named = [...users2.get(action2.action)?.(action2) ?? []];
+    if (action2.modified?.by !== void 0) named.push(action2.modified.by);
     return named.map(asciiLower);
   };
 }
@@ -63147,7 +64138,7 @@ var init_people = __esm({
             let members = this.#members.get(id);
             if (members === void 0) {
               members = this.#client.organizations.members(id).then(
-                (list7) => ({ members: list7 }),
+                (list8) => ({ members: list8 }),
                 (error2) => ({ error: error2 })
               );
               this.#members.set(id, members);
@@ -63315,7 +64306,7 @@ function changeOnLive(kinds, desired, change2, live) {
   };
 }
 function plannedKeys(plan) {
-  return [...plan.planned].flatMap(([, list7]) => list7.map((d) => declarationKey(plan.project, d)));
+  return [...plan.planned].flatMap(([, list8]) => list8.map((d) => declarationKey(plan.project, d)));
 }
 function scopeOf(kinds, project2, change2) {
   const plan = {
@@ -63329,11 +64320,11 @@ function scopeOf(kinds, project2, change2) {
     const planned2 = declaredOf(project2, kind2.name).filter((d) => change2.changed.has(d));
     if (planned2.length > 0) plan.planned.set(kind2.name, planned2);
   }
-  for (const [kind2, list7] of plan.planned) for (const d of list7) want(plan, kind2, d);
+  for (const [kind2, list8] of plan.planned) for (const d of list8) want(plan, kind2, d);
   for (const gone of plan.removed) want(plan, gone.kind, gone);
-  for (const [kind2, list7] of plan.planned) {
+  for (const [kind2, list8] of plan.planned) {
     const refer = kinds.find((k) => k.name === kind2)?.references;
-    for (const reference of list7.flatMap((d) => refer?.(d) ?? [])) {
+    for (const reference of list8.flatMap((d) => refer?.(d) ?? [])) {
       const declared = declaredOf(project2, reference.kind);
       const named = (pinned) => declared.find((d) => d.name === reference.name && d.id !== void 0 === pinned);
       const found3 = reference.id !== void 0 ? void 0 : named(false) ?? named(true);
@@ -63945,8 +64936,8 @@ async function enclosing(dir) {
     );
     if (found3) {
       const gitDir = (await stat2(dotGit).catch(() => void 0))?.isDirectory() ? await real(dotGit) : await readGitFile(dotGit).then(
-        (text2) => {
-          const match = /^gitdir: *(.+?)\s*$/m.exec(text2);
+        (text3) => {
+          const match = /^gitdir: *(.+?)\s*$/m.exec(text3);
           return match === null ? real(dotGit) : real(resolve6(at2, match[1]));
         },
         () => real(dotGit)
@@ -64069,34 +65060,34 @@ async function labelDrift(plan, options) {
   const keyOf = new Map(options.kinds.map((k) => [k.name, k.key]));
   const limit = pLimit(8);
   const verdicts = /* @__PURE__ */ new Map();
-  const drifted = (action) => {
-    const key2 = objectId(action);
+  const drifted = (action2) => {
+    const key2 = objectId(action2);
     let verdict2 = verdicts.get(key2);
     if (verdict2 === void 0) {
-      const kindKey2 = keyOf.get(action.object.kind);
+      const kindKey2 = keyOf.get(action2.object.kind);
       verdict2 = kindKey2 === void 0 ? Promise.resolve(false) : limit(
-        () => action.object.source === void 0 ? undeclaredAtBase(action, kindKey2, files) : sameDeclaration(action, kindKey2, files)
+        () => action2.object.source === void 0 ? undeclaredAtBase(action2, kindKey2, files) : sameDeclaration(action2, kindKey2, files)
       );
       verdicts.set(key2, verdict2);
     }
     return verdict2;
   };
   const flags = await Promise.all(plan.actions.map(drifted));
-  const actions = plan.actions.map((action, i) => {
-    if (!flags[i]) return action;
-    const labelled = { ...action, drift: true };
-    const modified = lastModified(action, options.live);
+  const actions = plan.actions.map((action2, i) => {
+    if (!flags[i]) return action2;
+    const labelled = { ...action2, drift: true };
+    const modified = lastModified(action2, options.live);
     if (modified !== void 0) labelled.modified = modified;
     return labelled;
   });
   return { ...plan, actions, base };
 }
-function objectId(action) {
-  const o = action.object;
+function objectId(action2) {
+  const o = action2.object;
   return JSON.stringify([o.project, o.kind, o.name, o.id ?? null, o.source?.file ?? null]);
 }
-function parse2(file, text2) {
-  const parsed = parseYaml(file, text2, new Diagnostics());
+function parse2(file, text3) {
+  const parsed = parseYaml(file, text3, new Diagnostics());
   const data = parsed?.data;
   if (parsed === void 0 || typeof data !== "object" || data === null || Array.isArray(data))
     return void 0;
@@ -64115,24 +65106,24 @@ function settings(parsed, listKeys) {
   return Object.fromEntries(Object.entries(parsed.data).filter(([key2]) => !listKeys.has(key2)));
 }
 function items(parsed, key2) {
-  const list7 = parsed.data[key2];
-  return Array.isArray(list7) ? list7 : [];
+  const list8 = parsed.data[key2];
+  return Array.isArray(list8) ? list8 : [];
 }
 function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
 }
-async function sameDeclaration(action, kindKey2, files) {
-  const source = action.object.source;
+async function sameDeclaration(action2, kindKey2, files) {
+  const source = action2.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list7 = items(now, kindKey2);
-  const index = list7.findIndex((_item, i) => {
+  const list8 = items(now, kindKey2);
+  const index = list8.findIndex((_item, i) => {
     const at2 = now.at(kindKey2, i);
     return at2 !== void 0 && at2.line === source.line && at2.column === source.column;
   });
-  const fallback = index >= 0 ? index : list7.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list8.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
-  const item = list7[fallback];
+  const item = list8[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field2(item, "id");
@@ -64144,10 +65135,10 @@ async function sameDeclaration(action, kindKey2, files) {
   const listKeys = files.listKeys;
   return deepEqual(settings(base, listKeys), settings(now, listKeys));
 }
-async function undeclaredAtBase(action, kindKey2, files) {
-  const liveName = typeof action.before?.name === "string" ? action.before.name : action.object.name;
-  const names = /* @__PURE__ */ new Set([liveName, action.object.name]);
-  const id = action.object.id;
+async function undeclaredAtBase(action2, kindKey2, files) {
+  const liveName = typeof action2.before?.name === "string" ? action2.before.name : action2.object.name;
+  const names = /* @__PURE__ */ new Set([liveName, action2.object.name]);
+  const id = action2.object.id;
   for (const file of await files.baseFiles()) {
     const base = await files.base(file);
     if (base === void 0) continue;
@@ -64191,7 +65182,7 @@ var init_drift = __esm({
           const absolute = resolve7(this.#options.cwd, file);
           const read2 = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read2(absolute).then(
-            (text2) => parse2(file, text2),
+            (text3) => parse2(file, text3),
             () => void 0
           );
           this.#now.set(file, parsed);
@@ -64202,7 +65193,7 @@ var init_drift = __esm({
       base(file) {
         let parsed = this.#base.get(file);
         if (parsed === void 0) {
-          parsed = showAt(this.#at, file).then((text2) => text2 === void 0 ? void 0 : parse2(file, text2));
+          parsed = showAt(this.#at, file).then((text3) => text3 === void 0 ? void 0 : parse2(file, text3));
           this.#base.set(file, parsed);
         }
         return parsed;
@@ -64233,9 +65224,9 @@ async function reviewPlan(made, flags, commit, io) {
   return plan;
 }
 function withModified(plan, live) {
-  const actions = plan.actions.map((action) => {
-    const modified = action.object.id === void 0 ? void 0 : lastModified(action, live);
-    return modified === void 0 ? action : { ...action, modified };
+  const actions = plan.actions.map((action2) => {
+    const modified = action2.object.id === void 0 ? void 0 : lastModified(action2, live);
+    return modified === void 0 ? action2 : { ...action2, modified };
   });
   return { ...plan, actions };
 }
@@ -64335,14 +65326,14 @@ function blobId(bytes, algorithm) {
 }
 function changedSettings(options, texts, changedNow) {
   const lists = new Set(options.kinds.map((k) => k.key));
-  const own = (path, text2) => {
-    const data = text2 === void 0 ? void 0 : parseYaml(path, text2, new Diagnostics())?.data;
+  const own = (path, text3) => {
+    const data = text3 === void 0 ? void 0 : parseYaml(path, text3, new Diagnostics())?.data;
     if (!isPlainObject(data)) return void 0;
     return Object.fromEntries(Object.entries(data).filter(([key2]) => !lists.has(key2)));
   };
   const changed = /* @__PURE__ */ new Map();
-  for (const { path, text: text2 } of texts) {
-    const then = own(path, text2);
+  for (const { path, text: text3 } of texts) {
+    const then = own(path, text3);
     const now = own(path, changedNow.get(path));
     if (then === void 0 || now === void 0) continue;
     const keys = [.../* @__PURE__ */ new Set([...Object.keys(then), ...Object.keys(now)])].sort();
@@ -64368,7 +65359,7 @@ function compareDeclarations(kinds, now, then, changedFiles, changedAtBase, unsu
         const old = counterpart.get(declared2);
         if (old === void 0) changed.set(declared2, "added");
         else if (declared2.deleted && !old.deleted) changed.set(declared2, "tombstoned");
-        else if (unsureFiles.has(declared2.source.file) || comparable(declared2) !== comparable(old)) {
+        else if (unsureFiles.has(declared2.source.file) || comparable2(declared2) !== comparable2(old)) {
           changed.set(declared2, "modified");
         }
       }
@@ -64414,7 +65405,7 @@ function pairUp(now, then) {
   }
   return pairs;
 }
-function comparable(declared) {
+function comparable2(declared) {
   const strip = (value) => {
     if (value instanceof SecretValue) return { $secret: value.template };
     if (Array.isArray(value)) return value.map(strip);
@@ -64453,7 +65444,7 @@ async function chooseBase(flags, desired, io, mode) {
   if (!flags.changedOnly) return { commit: await resolveBase(git, flags.base, io.cwd) };
   const base = flags.base;
   const declarations = desired.projects.reduce(
-    (n, p) => n + Object.values(p.objects).reduce((m, list7) => m + list7.length, 0),
+    (n, p) => n + Object.values(p.objects).reduce((m, list8) => m + list8.length, 0),
     0
   );
   const full = (reason, commit2) => ({
@@ -64598,7 +65589,7 @@ function entryText(environment) {
 function sources(projects) {
   return [
     ...new Set(
-      projects.flatMap((p) => Object.values(p.objects).flatMap((list7) => list7.map((d) => d.source.file)))
+      projects.flatMap((p) => Object.values(p.objects).flatMap((list8) => list8.map((d) => d.source.file)))
     )
   ];
 }
@@ -64606,20 +65597,20 @@ function labelEnvironmentDrift(plan, base, change2, desired, live) {
   if (change2 === void 0 || "full" in change2) return { ...plan, base };
   const declared = /* @__PURE__ */ new Map();
   for (const project2 of desired.projects) {
-    for (const list7 of Object.values(project2.objects)) {
-      for (const d of list7) declared.set(identity2(d.kind, d.source), d);
+    for (const list8 of Object.values(project2.objects)) {
+      for (const d of list8) declared.set(identity2(d.kind, d.source), d);
     }
   }
   const removed = new Set(change2.removed.map((r) => `${r.kind}\0${r.name}`));
-  const drifted = (action) => {
-    const source = action.object.source;
-    if (source === void 0) return !removed.has(`${action.object.kind}\0${action.object.name}`);
-    const d = declared.get(identity2(action.object.kind, source));
+  const drifted = (action2) => {
+    const source = action2.object.source;
+    if (source === void 0) return !removed.has(`${action2.object.kind}\0${action2.object.name}`);
+    const d = declared.get(identity2(action2.object.kind, source));
     return d !== void 0 && !change2.changed.has(d);
   };
-  const label2 = (action) => {
-    const modified = lastModified(action, live);
-    return { ...action, drift: true, ...modified !== void 0 ? { modified } : {} };
+  const label2 = (action2) => {
+    const modified = lastModified(action2, live);
+    return { ...action2, drift: true, ...modified !== void 0 ? { modified } : {} };
   };
   return { ...plan, base, actions: plan.actions.map((a) => drifted(a) ? label2(a) : a) };
 }
@@ -64835,9 +65826,9 @@ function renderEnvironmentsMarkdown(sections, options) {
   );
   for (const section of sections) {
     const label2 = `${section.name} (project ${section.project})`;
-    let body;
+    let body2;
     if (section.plan === void 0) {
-      body = `### ${escapeInline(clip(label2, 120))}
+      body2 = `### ${escapeInline(clip(label2, 120))}
 
 > [!CAUTION]
 > Not planned: ${escapeInline(clip(section.error ?? "", 2e3))}
@@ -64849,9 +65840,9 @@ function renderEnvironmentsMarkdown(sections, options) {
         projectLabel: escapeInline(clip(label2, 120)),
         ...options.fullPlanHint !== void 0 ? { fullPlanHint: options.fullPlanHint } : {}
       });
-      body = markdown.slice(markdown.indexOf("\n") + 1);
+      body2 = markdown.slice(markdown.indexOf("\n") + 1);
     }
-    parts.push(`${body.replace(/\n$/, "")}${sectionNotes(section)}`);
+    parts.push(`${body2.replace(/\n$/, "")}${sectionNotes(section)}`);
   }
   return `${[head, ...parts].join("\n\n")}
 `;
@@ -65336,16 +66327,16 @@ async function applyPlan(plan, deps) {
   const groups = /* @__PURE__ */ new Map();
   const deletes = /* @__PURE__ */ new Map();
   const knownIds = planKnownIds(plan);
-  for (const action of plan.actions) {
-    const into = isDelete(action) ? deletes : groups;
-    const key2 = groupKey(action);
-    into.set(key2, [...into.get(key2) ?? [], action]);
+  for (const action2 of plan.actions) {
+    const into = isDelete(action2) ? deletes : groups;
+    const key2 = groupKey(action2);
+    into.set(key2, [...into.get(key2) ?? [], action2]);
   }
-  const referencesOf = (action) => [
-    ...action.requires ?? [],
-    ...action.required_by ?? []
+  const referencesOf = (action2) => [
+    ...action2.requires ?? [],
+    ...action2.required_by ?? []
   ];
-  const refKey = (action, ref) => objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
+  const refKey = (action2, ref) => objectKey({ project: action2.object.project, kind: ref.kind, name: ref.name });
   const ids = /* @__PURE__ */ new Map();
   const failedKeys = /* @__PURE__ */ new Set();
   const lookUp = batchLookUps(plan, deps);
@@ -65354,21 +66345,21 @@ async function applyPlan(plan, deps) {
     let id = actions[0]?.object.id;
     let failure;
     let stopped = false;
-    for (const action of actions) {
+    for (const action2 of actions) {
       if (stopped || deps.signal?.aborted) {
-        report2({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+        report2({ action: action2, outcome: "not_started", error: NOT_STARTED, notes: [] });
         continue;
       }
       if (failure !== void 0) {
-        report2({ action, outcome: "skipped", error: `skipped: ${failure}`, notes: [] });
+        report2({ action: action2, outcome: "skipped", error: `skipped: ${failure}`, notes: [] });
         continue;
       }
-      const needed = referencesOf(action).find((ref) => failedKeys.has(refKey(action, ref)));
+      const needed = referencesOf(action2).find((ref) => failedKeys.has(refKey(action2, ref)));
       if (needed !== void 0) {
         const word = deps.kinds.find((k) => k.name === needed.kind)?.words.one ?? needed.kind;
-        const why = held.has(refKey(action, needed)) ? "waits for approval" : "failed";
+        const why = held.has(refKey(action2, needed)) ? "waits for approval" : "failed";
         report2({
-          action,
+          action: action2,
           outcome: "skipped",
           error: `skipped: the work on ${word} "${needed.name}" ${why}`,
           notes: []
@@ -65376,34 +66367,34 @@ async function applyPlan(plan, deps) {
         continue;
       }
       try {
-        const kind2 = deps.kinds.find((k) => k.name === action.object.kind);
-        if (kind2 === void 0) throw new UserError(`unknown kind "${action.object.kind}" in the plan`);
-        const done = await executeAction(kind2, action, id, {
+        const kind2 = deps.kinds.find((k) => k.name === action2.object.kind);
+        if (kind2 === void 0) throw new UserError(`unknown kind "${action2.object.kind}" in the plan`);
+        const done = await executeAction(kind2, action2, id, {
           client: deps.client,
           env: deps.env,
-          knownIds: knownIds.get(kindKey(action.object)) ?? /* @__PURE__ */ new Set(),
+          knownIds: knownIds.get(kindKey(action2.object)) ?? /* @__PURE__ */ new Set(),
           referenced: {
             // The live id the plan holds, else the one this apply's work on the object learnt.
-            idOf: (ref) => action.requires?.find((r) => r.kind === ref.kind && r.name === ref.name)?.id ?? ids.get(refKey(action, ref))
+            idOf: (ref) => action2.requires?.find((r) => r.kind === ref.kind && r.name === ref.name)?.id ?? ids.get(refKey(action2, ref))
           },
-          lookUp: () => lookUp(kind2, action)
+          lookUp: () => lookUp(kind2, action2)
         });
         id = done.id ?? id;
-        if (id !== void 0) ids.set(objectKey(action.object), id);
-        report2({ action, outcome: "ok", ...id !== void 0 ? { id } : {}, notes: done.notes });
+        if (id !== void 0) ids.set(objectKey(action2.object), id);
+        report2({ action: action2, outcome: "ok", ...id !== void 0 ? { id } : {}, notes: done.notes });
       } catch (error2) {
-        failedKeys.add(objectKey(action.object));
+        failedKeys.add(objectKey(action2.object));
         if (error2 instanceof StoppedError) {
-          report2({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+          report2({ action: action2, outcome: "not_started", error: NOT_STARTED, notes: [] });
           stopped = true;
           continue;
         }
         const changeRequest = error2 instanceof ServiceError ? error2.changeRequestId : void 0;
         if (changeRequest !== void 0) {
-          held.add(objectKey(action.object));
-          failure = `${action.action} of ${action.object.kind} "${action.object.name}" waits for approval (change request ${changeRequest})`;
+          held.add(objectKey(action2.object));
+          failure = `${action2.action} of ${action2.object.kind} "${action2.object.name}" waits for approval (change request ${changeRequest})`;
           report2({
-            action,
+            action: action2,
             outcome: "pending",
             change_request: changeRequest,
             error: `pending approval: change request ${changeRequest} (${messageOf(error2)})`,
@@ -65411,8 +66402,8 @@ async function applyPlan(plan, deps) {
           });
           continue;
         }
-        failure = `${action.action} of ${action.object.kind} "${action.object.name}" failed`;
-        report2({ action, outcome: "failed", error: messageOf(error2), notes: [] });
+        failure = `${action2.action} of ${action2.object.kind} "${action2.object.name}" failed`;
+        report2({ action: action2, outcome: "failed", error: messageOf(error2), notes: [] });
       }
     }
   };
@@ -65431,9 +66422,9 @@ async function applyPlan(plan, deps) {
       const actions = batch.get(key2);
       visiting.add(key2);
       const before = /* @__PURE__ */ new Set();
-      for (const action of actions) {
-        for (const ref of referencesOf(action)) {
-          for (const other of byName.get(refKey(action, ref)) ?? []) {
+      for (const action2 of actions) {
+        for (const ref of referencesOf(action2)) {
+          for (const other of byName.get(refKey(action2, ref)) ?? []) {
             if (other !== key2 && !visiting.has(other)) before.add(other);
           }
         }
@@ -65449,18 +66440,18 @@ async function applyPlan(plan, deps) {
   await runBatch(groups, runGroup);
   await runBatch(deletes, async (actions) => {
     const key2 = objectKey(actions[0].object);
-    for (const action of actions) {
+    for (const action2 of actions) {
       if (deps.signal?.aborted) {
-        report2({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+        report2({ action: action2, outcome: "not_started", error: NOT_STARTED, notes: [] });
       } else if (failedKeys.has(key2)) {
         report2({
-          action,
+          action: action2,
           outcome: "skipped",
           error: "skipped: other work on this object failed",
           notes: []
         });
       } else {
-        await runGroup([action]);
+        await runGroup([action2]);
       }
     }
   });
@@ -65468,8 +66459,8 @@ async function applyPlan(plan, deps) {
 }
 function batchLookUps(plan, deps) {
   const names = /* @__PURE__ */ new Map();
-  for (const { action, object } of plan.actions) {
-    if (action !== "create") continue;
+  for (const { action: action2, object } of plan.actions) {
+    if (action2 !== "create") continue;
     const key2 = kindKey(object);
     names.set(key2, (names.get(key2) ?? /* @__PURE__ */ new Set()).add(object.name));
   }
@@ -65486,8 +66477,8 @@ function batchLookUps(plan, deps) {
     return (await batch).get(object.name) ?? [];
   };
 }
-function groupKey(action) {
-  return `${objectKey(action.object)}#${action.object.id ?? ""}`;
+function groupKey(action2) {
+  return `${objectKey(action2.object)}#${action2.object.id ?? ""}`;
 }
 function planKnownIds(plan) {
   const known2 = /* @__PURE__ */ new Map();
@@ -65521,13 +66512,13 @@ var init_apply = __esm({
 // src/apply/duplicates.ts
 async function findDuplicates(plan, results, deps) {
   const created = /* @__PURE__ */ new Map();
-  for (const { action, outcome } of results) {
-    if (action.action !== "create" || outcome !== "ok") continue;
-    const kind2 = deps.kinds.find((k) => k.name === action.object.kind);
+  for (const { action: action2, outcome } of results) {
+    if (action2.action !== "create" || outcome !== "ok") continue;
+    const kind2 = deps.kinds.find((k) => k.name === action2.object.kind);
     if (kind2 === void 0) continue;
-    const key2 = kindKey(action.object);
-    const entry = created.get(key2) ?? { kind: kind2, project: action.object.project, names: /* @__PURE__ */ new Set() };
-    entry.names.add(action.object.name);
+    const key2 = kindKey(action2.object);
+    const entry = created.get(key2) ?? { kind: kind2, project: action2.object.project, names: /* @__PURE__ */ new Set() };
+    entry.names.add(action2.object.name);
     created.set(key2, entry);
   }
   const known2 = planKnownIds(plan);
@@ -65587,9 +66578,9 @@ var init_result = __esm({
 
 // src/render/apply.ts
 function formatResult(result, ctx) {
-  const { action } = result;
-  const label2 = `${actionSymbol(action, ctx.vocab)} ${actionLabel(action, ctx.people, ctx.vocab)}`;
-  const object = objectInProject(action.object, ctx.vocab, result.id);
+  const { action: action2 } = result;
+  const label2 = `${actionSymbol(action2, ctx.vocab)} ${actionLabel(action2, ctx.people, ctx.vocab)}`;
+  const object = objectInProject(action2.object, ctx.vocab, result.id);
   const head = `${MARK[result.outcome]} ${visible(label2)} · ${visible(object)}`;
   const tail = result.error ? ` — ${visible(result.error)}` : "";
   const notes = result.notes.map((n) => `
@@ -65669,9 +66660,9 @@ async function savedPlanAgain(session, saved, desired, project2, decorate2 = (pl
     ...base !== void 0 ? { base } : {},
     ...scope !== void 0 ? { scope } : {},
     ...people !== void 0 ? { people } : {},
-    actions: decorate2(derived.plan).actions.map((action, i) => {
+    actions: decorate2(derived.plan).actions.map((action2, i) => {
       const { drift, modified } = saved.plan.actions[i];
-      return { ...action, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
+      return { ...action2, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
     })
   };
   return { plan, live };
@@ -66124,20 +67115,20 @@ var init_document2 = __esm({
 });
 
 // src/pull/pull.ts
-async function pullFiles(kinds, client, project2, schemaLocation2) {
+async function pullFiles(kinds, client, project2, schemaLocation2, registry = kinds) {
   const files = [];
   const lists = /* @__PURE__ */ new Map();
   const context = {
     kinds: kinds.map((k) => k.name),
     live(name) {
-      const kind2 = kinds.find((k) => k.name === name);
+      const kind2 = registry.find((k) => k.name === name);
       if (kind2?.listLive === void 0) return void 0;
-      let list7 = lists.get(name);
-      if (list7 === void 0) {
-        list7 = kind2.listLive(client, project2);
-        lists.set(name, list7);
+      let list8 = lists.get(name);
+      if (list8 === void 0) {
+        list8 = kind2.listLive(client, project2);
+        lists.set(name, list8);
       }
-      return list7;
+      return list8;
     }
   };
   for (const kind2 of kinds) {
@@ -66168,9 +67159,9 @@ function holdsReference(value) {
   const scanned = scan(value);
   return scanned.ok && scanned.references.length > 0;
 }
-function refreshText(text2, fields) {
+function refreshText(text3, fields) {
   const lines = new import_yaml9.LineCounter();
-  const doc = (0, import_yaml9.parseDocument)(text2, { lineCounter: lines });
+  const doc = (0, import_yaml9.parseDocument)(text3, { lineCounter: lines });
   const changed = [];
   const kept = [];
   const edits = [];
@@ -66185,7 +67176,7 @@ function refreshText(text2, fields) {
     edits.push({ set: [field3.key, index, ...field3.path], value: field3.value, create: false });
     names.push(name);
   }
-  const result = editYaml(text2, edits, { protect: holdsReference });
+  const result = editYaml(text3, edits, { protect: holdsReference });
   for (const [i, outcome] of result.outcomes.entries()) {
     const name = names[i];
     if (outcome.status === "changed") changed.push(name);
@@ -66200,9 +67191,9 @@ function refreshText(text2, fields) {
 }
 function itemIndex(root, field3, lines) {
   if (!(0, import_yaml9.isMap)(root)) return void 0;
-  const list7 = root.get(field3.key, true);
-  if (!(0, import_yaml9.isSeq)(list7)) return void 0;
-  for (const [index, item] of list7.items.entries()) {
+  const list8 = root.get(field3.key, true);
+  if (!(0, import_yaml9.isSeq)(list8)) return void 0;
+  for (const [index, item] of list8.items.entries()) {
     if (!(0, import_yaml9.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at2 = lines.linePos(first?.range?.[0] ?? item.range[0]);
@@ -66223,28 +67214,28 @@ var init_refresh = __esm({
 // src/commands/pull-refresh.ts
 import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve12 } from "node:path";
-function fieldsOf(kind2, action) {
-  return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
+function fieldsOf(kind2, action2) {
+  return kind2.verbs.find((v) => v.name === action2.action)?.refreshes?.(action2) ?? [];
 }
 async function differingFields(actions, client, pulled) {
   const fields = [];
   const absent2 = [];
-  for (const action of actions) {
-    const { object } = action;
+  for (const action2 of actions) {
+    const { object } = action2;
     const kind2 = KINDS.find((k) => k.name === object.kind);
     const owner = `${kind2.words.one} "${flat(object.name)}"`;
     if (object.source === void 0) continue;
-    if (kind2.verbs.some((v) => v.name === action.action && v.absentBefore)) {
-      absent2.push(`${owner} is not live (apply would ${action.action} it)`);
+    if (kind2.verbs.some((v) => v.name === action2.action && v.absentBefore)) {
+      absent2.push(`${owner} is not live (apply would ${action2.action} it)`);
       continue;
     }
-    const paths = fieldsOf(kind2, action);
+    const paths = fieldsOf(kind2, action2);
     if (paths.length === 0 || object.id === void 0) continue;
     const item = (await pulled.items(kind2, client, object.project)).get(object.id);
     if (!item) continue;
     for (const path of paths) {
       const value = valueAt2(item, path);
-      if (value !== void 0) fields.push({ kind: kind2, action, path, value, owner });
+      if (value !== void 0) fields.push({ kind: kind2, action: action2, path, value, owner });
     }
   }
   return { fields, absent: absent2 };
@@ -66259,8 +67250,8 @@ async function refresh(paths, flags, io) {
     failOnErrors(made.errors, out);
     const found3 = await differingFields(made.plan.actions, client, new PulledItems());
     absent2 = found3.absent;
-    for (const { action, path, value: raw, owner } of found3.fields) {
-      const source = action.object.source;
+    for (const { action: action2, path, value: raw, owner } of found3.fields) {
+      const source = action2.object.source;
       const value = escapeItem(raw);
       const secret2 = secretInValue(io, value);
       if (secret2 !== void 0) {
@@ -66270,23 +67261,23 @@ async function refresh(paths, flags, io) {
         );
         continue;
       }
-      const list7 = perFile.get(source.file) ?? [];
-      list7.push({
-        key: KINDS.find((k) => k.name === action.object.kind).key,
+      const list8 = perFile.get(source.file) ?? [];
+      list8.push({
+        key: KINDS.find((k) => k.name === action2.object.kind).key,
         line: source.line,
         column: source.column,
         path,
         value,
         owner
       });
-      perFile.set(source.file, list7);
+      perFile.set(source.file, list8);
     }
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
     const path = resolve12(io.cwd, file);
-    const text2 = await withFile("read", file, () => readFile4(path, "utf8"));
-    const refreshed = refreshText(text2, dedupe(fields));
+    const text3 = await withFile("read", file, () => readFile4(path, "utf8"));
+    const refreshed = refreshText(text3, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
 `);
     if (refreshed.changed.length === 0) continue;
@@ -66349,12 +67340,12 @@ var init_pull_refresh = __esm({
               const other = KINDS.find((k) => k.name === name);
               if (other?.listLive === void 0) return void 0;
               const at2 = `${project2}/${name}`;
-              let list7 = this.#lists.get(at2);
-              if (list7 === void 0) {
-                list7 = other.listLive(client, project2);
-                this.#lists.set(at2, list7);
+              let list8 = this.#lists.get(at2);
+              if (list8 === void 0) {
+                list8 = other.listLive(client, project2);
+                this.#lists.set(at2, list8);
               }
-              return list7;
+              return list8;
             }
           };
           pulled = kind2.pull(client, project2, context);
@@ -66425,11 +67416,11 @@ function overlayDocument(environment, project2, kinds, schemaLocation2) {
     `# files declare, and the objects only ${environment} has.`,
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
-  const body = { overlay: environment };
+  const body2 = { overlay: environment };
   for (const kind2 of kinds)
-    if (kind2.items.length > 0) body[kind2.key] = kind2.items.map((item) => escapeItem(item));
+    if (kind2.items.length > 0) body2[kind2.key] = kind2.items.map((item) => escapeItem(item));
   return `${header.join("\n")}
-${printableYaml((0, import_yaml10.stringify)(body, YAML_TEXT))}`;
+${printableYaml((0, import_yaml10.stringify)(body2, YAML_TEXT))}`;
 }
 var import_yaml10;
 var init_overlay = __esm({
@@ -66451,11 +67442,11 @@ import { dirname as dirname3, relative as relative5, resolve as resolve13 } from
 async function namedIn2(files, key2, identity3, cwd) {
   const named = /* @__PURE__ */ new Map();
   for (const file of files) {
-    const text2 = await readFile5(resolve13(cwd, file), "utf8").catch(() => "");
-    const data = parseYaml(file, text2, new Diagnostics())?.data;
-    const list7 = data?.[key2];
-    if (!Array.isArray(list7)) continue;
-    for (const item of list7) {
+    const text3 = await readFile5(resolve13(cwd, file), "utf8").catch(() => "");
+    const data = parseYaml(file, text3, new Diagnostics())?.data;
+    const list8 = data?.[key2];
+    if (!Array.isArray(list8)) continue;
+    for (const item of list8) {
       const name = item?.[identity3];
       if (typeof name === "string" && !named.has(name)) named.set(name, file);
     }
@@ -66515,13 +67506,13 @@ async function pullEnvironment(flags, io, schema) {
     progress.stop();
     await connection.client.close();
   }
-  const text2 = overlayDocument(environment.name, project2, written, schema(file));
+  const text3 = overlayDocument(environment.name, project2, written, schema(file));
   await withFile(
     "create the folder",
     relative5(io.cwd, dir) || ".",
     () => mkdir(dirname3(file), { recursive: true })
   );
-  await writeOutput(io, "write", shown3, file, text2, { create: true });
+  await writeOutput(io, "write", shown3, file, text3, { create: true });
   const pins = written.reduce((n, k) => n + k.pins, 0);
   const own = written.reduce((n, k) => n + k.own, 0);
   io.stderr.write(
@@ -66605,7 +67596,11 @@ async function run7(flags, io) {
     );
   }
   const schema = schemaLocation(io.cwd, dir);
-  const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project2, schema));
+  const files = await withConnection(
+    flags,
+    io,
+    ({ client }) => pullFiles(kinds, client, project2, schema, KINDS)
+  );
   const shown3 = relative6(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir2(dir, { recursive: true }));
   for (const pulled of files) {
@@ -66711,14 +67706,14 @@ function adopt(input) {
     }
     if (target.existing === void 0) {
       const fresh = out.created.get(target.path);
-      const text2 = fresh ?? `${input.header(posix.basename(target.path)).join("\n")}
+      const text3 = fresh ?? `${input.header(posix.basename(target.path)).join("\n")}
 ${printableYaml((0, import_yaml11.stringify)({ environments: "all" }, YAML_TEXT))}`;
-      out.created.set(target.path, `${text2}
+      out.created.set(target.path, `${text3}
 ${printableYaml((0, import_yaml11.stringify)({ [kind2.key]: items2 }, YAML_TEXT))}`);
       continue;
     }
-    const list7 = target.existing.data?.[kind2.key];
-    const value = Array.isArray(list7) ? [...list7, ...items2] : items2;
+    const list8 = target.existing.data?.[kind2.key];
+    const value = Array.isArray(list8) ? [...list8, ...items2] : items2;
     const edits = out.edits.get(target.path) ?? [];
     edits.push({ set: [kind2.key], value });
     out.edits.set(target.path, edits);
@@ -66738,9 +67733,9 @@ function targetFile(input, kind2) {
 function namedIn3(files, key2, identity3) {
   const named = /* @__PURE__ */ new Map();
   for (const [path, data] of files) {
-    const list7 = data?.[key2];
-    if (!Array.isArray(list7)) continue;
-    for (const item of list7) {
+    const list8 = data?.[key2];
+    if (!Array.isArray(list8)) continue;
+    for (const item of list8) {
       const name = item?.[identity3];
       if (typeof name === "string" && !named.has(name)) named.set(name, path);
     }
@@ -67013,13 +68008,13 @@ var init_edits = __esm({
           const tail = base !== void 0 && at2.startsWith(`${base}/`) ? at2.slice(base.length + 1) : "";
           return /^\d+$/.test(tail) ? Number(tail) : void 0;
         };
-        const comparable2 = live.map((v) => hasPlaceholder(v) ? v : escaped(v));
+        const comparable3 = live.map((v) => hasPlaceholder(v) ? v : escaped(v));
         const replaced = /* @__PURE__ */ new Map();
         const removed = /* @__PURE__ */ new Set();
         const inserted = /* @__PURE__ */ new Map();
         let lastPlace = -1;
         const insert = (value) => inserted.set(lastPlace, [...inserted.get(lastPlace) ?? [], value]);
-        for (const op of align(merged, comparable2)) {
+        for (const op of align(merged, comparable3)) {
           const at2 = "old" in op ? placeOf(op.old) : void 0;
           if (op.kind === "keep") {
             if (at2 !== void 0) lastPlace = at2;
@@ -67144,7 +68139,7 @@ function promoteText(result, options) {
   return `${out.join("\n")}
 `;
 }
-function list6(items2, line) {
+function list7(items2, line) {
   const shown3 = items2.slice(0, MAX_LIST).map((i) => `- ${line(i)}`);
   if (items2.length > MAX_LIST)
     shown3.push(`- …and ${items2.length - MAX_LIST} more (the text output lists them all)`);
@@ -67170,7 +68165,7 @@ function promoteMarkdown(result, options) {
   if (result.kept.length > 0) {
     head.push("", `**Kept in ${escapeInline(clip(result.source.name, 64))}** (not promoted):`, "");
     head.push(
-      ...list6(
+      ...list7(
         result.kept,
         (k) => `${escapeInline(clip(k.field, 200))} of ${escapeInline(clip(k.owner, 240))}: ${escapeInline(clip(k.why, 600))}`
       )
@@ -67179,7 +68174,7 @@ function promoteMarkdown(result, options) {
   if (result.adopted.length > 0) {
     head.push("", "**Adopted**:", "");
     head.push(
-      ...list6(
+      ...list7(
         result.adopted,
         (a) => `${escapeInline(a.kind)} “${escapeInline(clip(a.name, 200))}” into ${escapeInline(clip(a.file, 200))}`
       )
@@ -67188,7 +68183,7 @@ function promoteMarkdown(result, options) {
   if (result.left_out.length > 0) {
     head.push("", "**Not adopted**:", "");
     head.push(
-      ...list6(
+      ...list7(
         result.left_out,
         (l) => `${escapeInline(l.kind)} “${escapeInline(clip(l.name, 200))}”: ${escapeInline(clip(l.why, 600))}`
       )
@@ -67249,12 +68244,12 @@ function planMarkdown(result, options, maxLength) {
     projectLabel: `${escapeInline(clip(label2, 120))} from the edited files`,
     fullPlanHint: "run `posthog-gitops promote` (text format) for the full plan"
   });
-  const body = markdown.slice(markdown.indexOf("\n") + 1);
+  const body2 = markdown.slice(markdown.indexOf("\n") + 1);
   const refusal = result.refusal === void 0 ? "" : `
 
 > [!WARNING]
 > **apply will refuse this plan there:** ${escapeInline(clip(result.refusal, 1e3))}`;
-  return `${body.replace(/\n$/, "")}${refusal}`;
+  return `${body2.replace(/\n$/, "")}${refusal}`;
 }
 var MAX_LIST;
 var init_promote2 = __esm({
@@ -67304,7 +68299,7 @@ async function run8(flags, io) {
     await connection.client.close();
   }
   const edited = sources2.map((s) => ({ path: s.path, text: found3.texts.get(s.path) ?? s.text }));
-  for (const [path, text2] of found3.adoption.created) edited.push({ path, text: text2 });
+  for (const [path, text3] of found3.adoption.created) edited.push({ path, text: text3 });
   const after = await loadEdited(edited, flags, io);
   const errors = (loaded) => countBySeverity(loaded.diagnostics).error;
   const broken = errors(after) > errors(desired);
@@ -67321,8 +68316,8 @@ async function run8(flags, io) {
     written: flags.write === true && !broken,
     files: [...found3.changed].map((path) => {
       const before = sources2.find((s) => s.path === path)?.text;
-      const text2 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
-      return { path, created: before === void 0, diff: unifiedFileDiff(path, before, text2) };
+      const text3 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
+      return { path, created: before === void 0, diff: unifiedFileDiff(path, before, text3) };
     }),
     promoted: found3.promoted,
     kept: found3.kept,
@@ -67347,9 +68342,9 @@ async function run8(flags, io) {
       }
     }
     for (const path of found3.changed) {
-      const text2 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
+      const text3 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
       const file = resolve15(io.cwd, path);
-      await writeOutput(io, "write", path, file, text2, {
+      await writeOutput(io, "write", path, file, text3, {
         scrubbed: true,
         ...found3.adoption.created.has(path) ? { create: true } : {}
       });
@@ -67472,8 +68467,8 @@ async function readSource(source, destination, client, sources2, flags, io) {
       ...promotedHere.map((e) => ({ set: e.set, value: e.value })),
       ...adoption.edits.get(path) ?? []
     ];
-    const text2 = byPath.get(path) ?? "";
-    const result = editYaml(text2, all, { protect: holdsReference2 });
+    const text3 = byPath.get(path) ?? "";
+    const result = editYaml(text3, all, { protect: holdsReference2 });
     result.outcomes.forEach((outcome, i) => {
       const edit = promotedHere[i];
       if (edit === void 0) {
@@ -67498,7 +68493,7 @@ async function readSource(source, destination, client, sources2, flags, io) {
         });
       }
     });
-    if (result.text !== text2) {
+    if (result.text !== text3) {
       texts.set(path, result.text);
       changed.add(path);
     }
@@ -67587,9 +68582,9 @@ async function adoptUndeclared(undeclared, source, destination, client, pulled, 
     ]
   });
 }
-function parseQuietly(text2) {
+function parseQuietly(text3) {
   try {
-    return (0, import_yaml12.parse)(text2);
+    return (0, import_yaml12.parse)(text3);
   } catch {
     return void 0;
   }
@@ -67789,8 +68784,8 @@ var init_exports = __esm({
   "src/kinds/batch-export/operations/exports.ts"() {
     "use strict";
     init_errors();
-    init_service5();
-    init_service();
+    init_service7();
+    init_service2();
     UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
 });
@@ -67837,11 +68832,11 @@ function backfillsApi(client) {
   const path = (project2, exportId) => exportPath(project2, `${segment(exportId)}/backfills/`);
   return {
     /** Exports the window again (or for the first time). */
-    start(project2, exportId, body) {
+    start(project2, exportId, body2) {
       return client.request({
         method: "POST",
         path: path(project2, exportId),
-        body,
+        body: body2,
         expect: OPERATIONS_ANSWERS.backfillCreated
       });
     },
@@ -67868,12 +68863,12 @@ function logsApi(client) {
     }
   };
 }
-var init_service6 = __esm({
+var init_service8 = __esm({
   "src/kinds/batch-export/operations/service.ts"() {
     "use strict";
     init_query();
-    init_service();
-    init_answers();
+    init_service2();
+    init_answers2();
   }
 });
 
@@ -67913,7 +68908,7 @@ var DAY_MS, MAX_READ, overlapping;
 var init_overlaps = __esm({
   "src/kinds/batch-export/operations/overlaps.ts"() {
     "use strict";
-    init_service6();
+    init_service8();
     DAY_MS = 864e5;
     MAX_READ = 1e3;
     overlapping = (start2, end, from, to) => (start2 === null || Date.parse(start2) < to) && (end === null || Date.parse(end) > from);
@@ -67980,9 +68975,9 @@ var init_run_lookup = __esm({
   "src/kinds/batch-export/operations/run-lookup.ts"() {
     "use strict";
     init_errors();
-    init_service5();
+    init_service7();
     init_normalise();
-    init_service6();
+    init_service8();
     LOG_PAGE = 500;
   }
 });
@@ -68138,14 +69133,14 @@ var init_runs = __esm({
     init_status();
     init_table2();
     init_pages();
-    init_service6();
+    init_service8();
     MAX_RUNS = 5e3;
   }
 });
 
 // src/kinds/batch-export/operations/scopes.ts
 var OPERATION_SCOPES;
-var init_scopes6 = __esm({
+var init_scopes8 = __esm({
   "src/kinds/batch-export/operations/scopes.ts"() {
     "use strict";
     OPERATION_SCOPES = {
@@ -68179,8 +69174,8 @@ var init_operations = __esm({
     init_overlaps();
     init_run_lookup();
     init_runs();
-    init_scopes6();
-    init_service6();
+    init_scopes8();
+    init_service8();
   }
 });
 
@@ -68309,10 +69304,10 @@ var init_runs2 = __esm({
 // src/commands/options.ts
 function parseLimit(raw, flag2, fallback, max) {
   if (raw === void 0 || raw === "") return fallback;
-  const text2 = String(raw).trim();
-  const n = Number(text2);
-  if (!/^\d+$/.test(text2) || n < 1 || n > max) {
-    throw new UserError(`${flag2} must be a whole number from 1 to ${max}, got "${text2}"`);
+  const text3 = String(raw).trim();
+  const n = Number(text3);
+  if (!/^\d+$/.test(text3) || n < 1 || n > max) {
+    throw new UserError(`${flag2} must be a whole number from 1 to ${max}, got "${text3}"`);
   }
   return n;
 }
@@ -68518,7 +69513,7 @@ var init_retry = __esm({
     init_operations();
     init_runs2();
     init_time2();
-    init_service5();
+    init_service7();
     init_text();
     init_time();
     init_words();
@@ -68541,22 +69536,22 @@ async function run12(options, io) {
   const window = checkWindowSyntax(options.start, options.end, now);
   return withService(options, io, async (ctx) => {
     const { project: project2, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
-    const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
-    const overlaps3 = await recentOverlaps(ctx.client, project2, b.id, body, now);
+    const body2 = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
+    const overlaps3 = await recentOverlaps(ctx.client, project2, b.id, body2, now);
     if (overlaps3.length > 0) ctx.io.stderr.write(`${overlapWarning(overlaps3)}
 `);
-    const { backfill_id } = await backfillsApi(ctx.client).start(project2, b.id, body).catch((error2) => {
+    const { backfill_id } = await backfillsApi(ctx.client).start(project2, b.id, body2).catch((error2) => {
       if (error2 instanceof UnknownOutcomeError)
         throw new UserError(`${error2.message}; ${checkRunsHint(b.name)}`);
       throw error2;
     });
     if (format === "json") {
-      const doc = { format_version: "1", project: project2, export: { id: b.id, name: b.name }, backfill_id, ...body };
+      const doc = { format_version: "1", project: project2, export: { id: b.id, name: b.name }, backfill_id, ...body2 };
       ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}
 `);
     } else {
       ctx.io.stdout.write(
-        `backfill ${backfill_id} started for "${flat(b.name)}": ${isoTime(body.start_at)} → ${isoTime(body.end_at)}
+        `backfill ${backfill_id} started for "${flat(b.name)}": ${isoTime(body2.start_at)} → ${isoTime(body2.end_at)}
 `
       );
     }
@@ -68580,7 +69575,7 @@ var init_backfill = __esm({
     init_errors();
     init_operations();
     init_time2();
-    init_service5();
+    init_service7();
     init_text();
     init_connect();
     init_options();
@@ -68753,12 +69748,12 @@ var init_members = __esm({
 
 // src/commands/scopes.ts
 var PREFLIGHT_SCOPES, read, write2, pull, fixed, code, COMMAND_SCOPES;
-var init_scopes7 = __esm({
+var init_scopes9 = __esm({
   "src/commands/scopes.ts"() {
     "use strict";
     init_operations();
     init_people();
-    init_scopes2();
+    init_scopes();
     PREFLIGHT_SCOPES = [
       { scope: "group:read", when: "a shared declaration aggregates by a group type index" },
       { scope: "integration:read", when: "a shared declaration names an integration" },
@@ -68768,7 +69763,7 @@ var init_scopes7 = __esm({
     write2 = (kinds) => mergeNeeds([...kinds.flatMap((k) => k.scopes.read), ...kinds.flatMap((k) => k.scopes.write)]);
     pull = (kinds) => mergeNeeds(kinds.flatMap((k) => k.scopes.pull));
     fixed = (needs) => () => [...needs];
-    code = (text2) => `\`${text2}\``;
+    code = (text3) => `\`${text3}\``;
     COMMAND_SCOPES = [
       { commands: ["validate"], byKind: false, needs: fixed([]) },
       { commands: ["plan", "pull --refresh"], byKind: true, needs: read },
@@ -68881,13 +69876,13 @@ var init_whoami = __esm({
     init_kinds3();
     init_table2();
     init_text2();
-    init_scopes2();
+    init_scopes();
     init_text();
     init_config2();
     init_connect();
     init_options();
     init_project();
-    init_scopes7();
+    init_scopes9();
     ORGANIZATION_SCOPES = /* @__PURE__ */ new Set(["organization:read", "organization_member:read"]);
   }
 });
@@ -68926,8 +69921,8 @@ function renderEventsText(doc, paint) {
   return renderTable(["TIMESTAMP", "EVENT", "DISTINCT ID", "PROPERTIES"], rows, paint);
 }
 function propertiesPreview(properties2) {
-  const text2 = Object.entries(properties2).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-  return cut(text2, 100);
+  const text3 = Object.entries(properties2).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
+  return cut(text3, 100);
 }
 var CSV_COLUMNS;
 var init_events2 = __esm({
@@ -69015,7 +70010,7 @@ var init_events3 = __esm({
     init_table2();
     init_text2();
     init_scrub();
-    init_service5();
+    init_service7();
     init_time();
     init_words();
     init_config2();
@@ -69201,7 +70196,14 @@ var {
 init_errors();
 
 // src/kinds/keys.ts
-var KIND_KEYS = ["dashboards", "insights", "feature_flags", "batch_exports"];
+var KIND_KEYS = [
+  "dashboards",
+  "insights",
+  "feature_flags",
+  "cohorts",
+  "actions",
+  "batch_exports"
+];
 
 // src/process-io.ts
 init_clock();
@@ -69265,7 +70267,7 @@ function ask(question2) {
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
     rl.question(`${question2} Only 'yes' will be accepted: `).then(
-      (text2) => finish2(text2.trim() === "yes" ? "yes" : "no"),
+      (text3) => finish2(text3.trim() === "yes" ? "yes" : "no"),
       () => finish2("eof")
     );
   });
@@ -69322,7 +70324,7 @@ function buildProgram(io, setExit) {
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s)
   });
-  const action = (load) => async function(...args) {
+  const action2 = (load) => async function(...args) {
     const cmd = args[args.length - 1];
     const options = { ...cmd.opts(), args: cmd.args };
     const mod = await load();
@@ -69338,14 +70340,14 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops validate posthog/"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_validate(), validate_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_validate(), validate_exports))));
   program2.command("emulator").description("run a local stand-in of the service API on loopback").option("--port <n>", "port to listen on (0 picks a free one)", "8010").option("--host <address>", "address to bind", "127.0.0.1").option("--seed <file>", "JSON seed: organizations, projects, users, objects").option("--state <file>", "persist the store to this file between runs").option("--api-key <key>", "personal API key accepted with every scope", "phx_emulator").option("--latency-ms <n>", "latency added to every API request", "0").option("--error-rate <rate>", "fraction of API requests answered with an error (0..1)", "0").option("--error-status <status>", "status of injected errors", "502").option("--rate-limit <spec>", "per-key limits, e.g. 480/minute,4800/hour").addHelpText(
     "after",
     help(
       ["  (none: the emulator is configured by its options and seed)"],
       "posthog-gitops emulator --port 8010 &  POSTHOG_HOST=http://127.0.0.1:8010 POSTHOG_API_KEY=phx_emulator posthog-gitops plan"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_emulator(), emulator_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_emulator(), emulator_exports))));
   program2.command("render").description(
     "print what one environment gets: the shared files with its overlays laid over them (offline)"
   ).argument("[paths...]", "files or folders (default posthog/)").option("--env <name>", "the environment (required)", repeat, []).addOption(
@@ -69356,7 +70358,7 @@ function buildProgram(io, setExit) {
       ["  (none: render reads only the files; secrets stay ${NAME} references)"],
       "posthog-gitops render --env production > production.yaml && posthog-gitops plan production.yaml"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_render3(), render_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_render3(), render_exports))));
   connectionOptions(
     program2.command("plan").description("read live state and print what apply would change (sends only GET requests)").argument("[paths...]", "files or folders (default posthog/)").addOption(formatOption(["text", "markdown", "json"])).option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`").option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are").option("--prune", "delete live objects that no file declares (kinds the files list)").option(
       "--undeclared",
@@ -69390,7 +70392,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops plan posthog/ --format markdown --out plan.json"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_plan5(), plan_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_plan5(), plan_exports))));
   connectionOptions(
     program2.command("apply").description("make the planned changes; idempotent").argument("[paths...]", "files or folders (default posthog/)").option("--plan <file>", "apply exactly this saved plan (refused if live state changed since)").option("--auto-approve", "do not ask for confirmation (required without a terminal)").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
@@ -69428,7 +70430,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops apply posthog/ --auto-approve"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_apply3(), apply_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_apply3(), apply_exports))));
   connectionOptions(
     program2.command("pull").description(
       "write YAML for the project's live objects (new files in --out), or refresh the live values in files you have (--refresh)"
@@ -69447,7 +70449,7 @@ function buildProgram(io, setExit) {
       [...CONNECTION_ENV, ...ENVIRONMENT_ENV],
       "posthog-gitops pull --project 12345 --out posthog/production"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_pull5(), pull_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_pull5(), pull_exports))));
   connectionOptions(
     program2.command("promote").description(
       "carry edits made live in one environment into the shared files, and show the next environment's plan from them (sends only GET requests)"
@@ -69464,26 +70466,26 @@ function buildProgram(io, setExit) {
       [...ENVIRONMENT_ENV, "  NO_COLOR            no colour (colour is used only on a terminal)"],
       "posthog-gitops promote staging --write && posthog-gitops plan --env production"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_promote3(), promote_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_promote3(), promote_exports))));
   connectionOptions(
     program2.command("status").description("batch exports at a glance: latest run, failures and records of the last 7 days").argument(
       "[paths...]",
       "only the exports these files or folders declare (default posthog/ when present)"
     ).option("--organization <id>", "every project of the organization (organization endpoint)").option("--fail-on-error", "exit 1 when the latest run of some export failed").addOption(formatOption(["text", "json"]))
-  ).addHelpText("after", help(CONNECTION_ENV, "posthog-gitops status --fail-on-error")).action(action(() => Promise.resolve().then(() => (init_status2(), status_exports))));
+  ).addHelpText("after", help(CONNECTION_ENV, "posthog-gitops status --fail-on-error")).action(action2(() => Promise.resolve().then(() => (init_status2(), status_exports))));
   const configOption = "YAML file or folder to resolve NAME (default posthog/ when present)";
   connectionOptions(
     program2.command("runs").description("list a batch export's runs, newest first").argument("<name>", "batch export name (from the files or the live list) or id").option("--status <statuses>", "only these statuses, comma-separated (e.g. Failed,FailedRetryable)").option("--since <time>", "runs created after this time (ISO-8601 with timezone, or -7d, -12h)", "-7d").option("--limit <n>", "at most this many runs", "50").option("--config <path>", configOption).addOption(formatOption(["text", "json"]))
   ).addHelpText(
     "after",
     help(CONNECTION_ENV, "posthog-gitops runs events-to-s3 --status Failed --since -2d")
-  ).action(action(() => Promise.resolve().then(() => (init_runs3(), runs_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_runs3(), runs_exports))));
   connectionOptions(
     program2.command("retry").description("retry a run, or every failed run since a time (starts backfills)").argument("<name>", "batch export name (from the files or the live list) or id").argument("[run_id]", "the run to retry").option("--failed", "retry the failed runs created since --since").option(
       "--since <time>",
       "with --failed: runs created after this time (ISO-8601 with timezone, or -24h)"
     ).option("--auto-approve", "do not ask for confirmation (required without a terminal)").option("--config <path>", configOption)
-  ).addHelpText("after", help(CONNECTION_ENV, "posthog-gitops retry events-to-s3 --failed --since -24h")).action(action(() => Promise.resolve().then(() => (init_retry(), retry_exports))));
+  ).addHelpText("after", help(CONNECTION_ENV, "posthog-gitops retry events-to-s3 --failed --since -24h")).action(action2(() => Promise.resolve().then(() => (init_retry(), retry_exports))));
   connectionOptions(
     program2.command("backfill").description("export a past window of a batch export (e.g. the gap while it was paused)").argument("<name>", "batch export name (from the files or the live list) or id").requiredOption(
       "--start <time>",
@@ -69495,13 +70497,13 @@ function buildProgram(io, setExit) {
       CONNECTION_ENV,
       "posthog-gitops backfill events-to-s3 --start 2026-11-20T00:00:00Z --end 2026-11-20T06:00:00Z"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_backfill(), backfill_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_backfill(), backfill_exports))));
   connectionOptions(
     program2.command("logs").description("show a batch export's log entries, newest first").argument("<name>", "batch export name (from the files or the live list) or id").option("--run <id>", "only this run's entries").option("--level <levels>", "only these levels, comma-separated (DEBUG, LOG, INFO, WARNING, ERROR)").option("--search <text>", "only entries whose message contains this (any case)").option("--since <time>", "entries after this time (ISO-8601 with timezone, or -24h)").option("--limit <n>", "at most this many entries", "50").option("--config <path>", configOption).addOption(formatOption(["text", "json"]))
   ).addHelpText(
     "after",
     help(CONNECTION_ENV, "posthog-gitops logs events-to-s3 --level error,warning --since -1d")
-  ).action(action(() => Promise.resolve().then(() => (init_logs2(), logs_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_logs2(), logs_exports))));
   connectionOptions(
     program2.command("members").description(
       "list the organization's members (email, name, UUID): who dashboard collaborators may name"
@@ -69515,7 +70517,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops members --project 12345"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_members(), members_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_members(), members_exports))));
   connectionOptions(
     program2.command("whoami").description("show the API key's scopes and projects, and per command what it lacks for your files").argument(
       "[paths...]",
@@ -69530,7 +70532,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops whoami posthog/"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_whoami(), whoami_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_whoami(), whoami_exports))));
   connectionOptions(
     program2.command("events").description("list recent events (legacy events endpoint), to check that events flow").option("--event <name>", "only this event, e.g. $pageview").option("--distinct-id <id>", "only this person's distinct id").option("--after <time>", "events after this time (ISO-8601 with timezone, or -1d)").option("--before <time>", "events before this time").option(
       "--where <key=value>",
@@ -69541,7 +70543,7 @@ function buildProgram(io, setExit) {
   ).addHelpText(
     "after",
     help(CONNECTION_ENV, "posthog-gitops events --event '$pageview' --after -1h --limit 20")
-  ).action(action(() => Promise.resolve().then(() => (init_events3(), events_exports))));
+  ).action(action2(() => Promise.resolve().then(() => (init_events3(), events_exports))));
   return program2;
 }
 async function main(argv, env, given = processIo(env)) {
@@ -69573,8 +70575,8 @@ function bundledCli(version, env, cwd) {
       delete io.confirm;
       if (options.captureStdout) {
         io.stdout = {
-          write: (text2) => {
-            stdout += text2;
+          write: (text3) => {
+            stdout += text3;
           },
           isTTY: false
         };
@@ -69623,25 +70625,25 @@ function commentMarker(header) {
 }
 function commentBody(header, markdown, limit = COMMENT_LIMIT) {
   const marker = commentMarker(header);
-  let text2 = markdown.endsWith("\n") ? markdown : `${markdown}
+  let text3 = markdown.endsWith("\n") ? markdown : `${markdown}
 `;
   let dropped = 0;
-  const body = () => dropped === 0 ? `${marker}
-${text2}` : `${marker}
-${text2}
+  const body2 = () => dropped === 0 ? `${marker}
+${text3}` : `${marker}
+${text3}
 _${dropped} more ${dropped === 1 ? "section" : "sections"} left out to fit this comment: see the job summary for the whole plan._
 `;
-  while (body().length > limit) {
-    const start2 = text2.lastIndexOf("\n\n<details>");
-    const end = start2 < 0 ? -1 : text2.indexOf("</details>", start2);
+  while (body2().length > limit) {
+    const start2 = text3.lastIndexOf("\n\n<details>");
+    const end = start2 < 0 ? -1 : text3.indexOf("</details>", start2);
     if (end < 0) {
-      return `${cut(body(), limit - 1)}
+      return `${cut(body2(), limit - 1)}
 `;
     }
-    text2 = text2.slice(0, start2) + text2.slice(end + "</details>".length);
+    text3 = text3.slice(0, start2) + text3.slice(end + "</details>".length);
     dropped += 1;
   }
-  return body();
+  return body2();
 }
 async function upsertComment(target, markdown, fetchImpl = fetch) {
   const api = new GitHubApi(target, fetchImpl);
@@ -69650,7 +70652,7 @@ async function upsertComment(target, markdown, fetchImpl = fetch) {
     throw new Error(`GITHUB_REPOSITORY is not owner/name: ${JSON.stringify(target.repository)}`);
   }
   const repo = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  const body = commentBody(target.header, markdown);
+  const body2 = commentBody(target.header, markdown);
   const marker = commentMarker(target.header);
   const me = botless(await api.viewerLogin());
   const mine = await api.findComment(
@@ -69659,7 +70661,7 @@ async function upsertComment(target, markdown, fetchImpl = fetch) {
   );
   if (mine) {
     const updated = await api.send("PATCH", `/repos/${repo}/issues/comments/${mine.id}`, {
-      body
+      body: body2
     });
     return { action: "updated", id: updated.id, url: updated.html_url ?? "" };
   }
@@ -69667,7 +70669,7 @@ async function upsertComment(target, markdown, fetchImpl = fetch) {
     "POST",
     `/repos/${repo}/issues/${target.pullNumber}/comments`,
     {
-      body
+      body: body2
     }
   );
   return { action: "created", id: created.id, url: created.html_url ?? "" };
@@ -69709,11 +70711,11 @@ var GitHubApi = class {
     }
     return void 0;
   }
-  async send(method, path, body) {
-    const answer = await this.request(method, this.apiUrl + path, body);
+  async send(method, path, body2) {
+    const answer = await this.request(method, this.apiUrl + path, body2);
     return answer.json;
   }
-  async request(method, url, body) {
+  async request(method, url, body2) {
     const response = await this.fetchImpl(url, {
       method,
       headers: {
@@ -69723,13 +70725,13 @@ var GitHubApi = class {
         "user-agent": "posthog-gitops-action",
         "x-github-api-version": "2022-11-28"
       },
-      ...body === void 0 ? {} : { body: JSON.stringify(body) },
+      ...body2 === void 0 ? {} : { body: JSON.stringify(body2) },
       signal: AbortSignal.timeout(TIMEOUT_MS)
     });
-    const text2 = await response.text();
+    const text3 = await response.text();
     let json2;
     try {
-      json2 = text2 === "" ? void 0 : JSON.parse(text2);
+      json2 = text3 === "" ? void 0 : JSON.parse(text3);
     } catch {
       json2 = void 0;
     }
@@ -69746,7 +70748,7 @@ var GitHubApi = class {
 function hint(status) {
   return status === 401 || status === 403 || status === 404 ? " (does the token in github-token have pull-requests: write on this repository?)" : "";
 }
-var oneLine2 = (text2) => cut(text2.replace(/[\u0000-\u001f\u007f]+/g, " "), 300);
+var oneLine2 = (text3) => cut(text3.replace(/[\u0000-\u001f\u007f]+/g, " "), 300);
 function nextLink(link) {
   for (const part of (link ?? "").split(",")) {
     const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
@@ -69838,9 +70840,9 @@ function readInputs(read2) {
   };
 }
 var ENVIRONMENT_NAME2 = /^[A-Za-z][A-Za-z0-9_-]{0,62}$/;
-function readApiKeys(text2) {
+function readApiKeys(text3) {
   const keys = {};
-  text2.split("\n").forEach((raw, i) => {
+  text3.split("\n").forEach((raw, i) => {
     const line = raw.trim();
     if (line === "") return;
     const at2 = line.indexOf("=");
@@ -69858,12 +70860,12 @@ function readApiKeys(text2) {
   });
   return keys;
 }
-function apiKeyValues(text2) {
-  return text2.split("\n").map((line) => line.slice(line.indexOf("=") + 1).trim()).filter((value) => value !== "");
+function apiKeyValues(text3) {
+  return text3.split("\n").map((line) => line.slice(line.indexOf("=") + 1).trim()).filter((value) => value !== "");
 }
 var VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]{0,99}$/;
-function splitPaths(text2) {
-  const parts = text2.includes("\n") ? text2.split("\n").map((line) => line.trim()) : text2.split(/[ \t]+/);
+function splitPaths(text3) {
+  const parts = text3.includes("\n") ? text3.split("\n").map((line) => line.trim()) : text3.split(/[ \t]+/);
   return parts.filter((part) => part !== "");
 }
 function cliEnv(runner, inputs) {
@@ -70065,8 +71067,8 @@ async function keepComment(ctx, markdown, code2) {
 // src/action/main.ts
 var TITLE = "posthog-gitops";
 var report = {
-  info: (text2) => info(text2),
-  error: (text2) => error(text2, { title: TITLE }),
+  info: (text3) => info(text3),
+  error: (text3) => error(text3, { title: TITLE }),
   setOutput: (name, value) => setOutput(name, value),
   startGroup: (name) => startGroup(name),
   endGroup: () => endGroup()

@@ -242,5 +242,6 @@ export interface PullProjectOptions {
  */
 export function pullProject(client: ServiceClient, options: PullProjectOptions): Promise<PulledFile[]> {
   const location = options.schemaLocation ?? PUBLISHED_SCHEMA;
-  return pullFiles(options.kinds ?? KINDS, client, options.project, () => location);
+  const kinds = options.kinds ?? KINDS;
+  return pullFiles(kinds, client, options.project, () => location, [...new Set([...kinds, ...KINDS])]);
 }

@@ -86,7 +86,9 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
     );
   }
   const schema = schemaLocation(io.cwd, dir);
-  const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project, schema));
+  const files = await withConnection(flags, io, ({ client }) =>
+    pullFiles(kinds, client, project, schema, KINDS),
+  );
   const shown = relative(io.cwd, dir) || ".";
   await withFile("create the folder", shown, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {

@@ -3,4 +3,11 @@
  * loads no kind (test/cli/startup.e2e.test.ts). test/kinds/registry.test.ts keeps it equal to
  * `KINDS.map((k) => k.key)`, in the registry's order.
  */
-export const KIND_KEYS: readonly string[] = ["dashboards", "insights", "feature_flags", "batch_exports"];
+export const KIND_KEYS: readonly string[] = [
+  "dashboards",
+  "insights",
+  "feature_flags",
+  "cohorts",
+  "actions",
+  "batch_exports",
+];

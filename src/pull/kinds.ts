@@ -35,8 +35,9 @@ export interface RefreshVerb {
 export interface PullContext {
   kinds: readonly string[];
   /**
-   * The live objects (id and name) of a kind written with it, read once per pull, for the names its
-   * items give ids of that kind; undefined for a kind not pulled with it.
+   * The live objects (id and name) of a kind of the registry, read once per pull, for the names its
+   * items give ids of that kind (a kind not pulled with it too: a flag names its cohorts by name,
+   * which plan resolves among the live ones); undefined for a kind that cannot list them.
    */
   live?(kind: string): Promise<LiveObject[]> | undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * Pull: every live object of a project, one YAML file per kind, such that planning the files against
  * the same live state gives no action. Kinds are read one after the other (each reads its own list);
- * a kind whose items name objects of another kind pulled with it reads that kind's list once, shared.
+ * a kind whose items name objects of another kind (of the `registry`, pulled with it or not) reads
+ * that kind's list once, shared, to write the names.
  */
 
 import type { LiveObject } from "../plan/types.js";
@@ -27,13 +28,14 @@ export async function pullFiles(
   client: ServiceClient,
   project: number,
   schemaLocation: (fileName: string) => string,
+  registry: readonly PullKind[] = kinds,
 ): Promise<PulledFile[]> {
   const files: PulledFile[] = [];
   const lists = new Map<string, Promise<LiveObject[]>>();
   const context: PullContext = {
     kinds: kinds.map((k) => k.name),
     live(name) {
-      const kind = kinds.find((k) => k.name === name);
+      const kind = registry.find((k) => k.name === name);
       if (kind?.listLive === undefined) return undefined;
       let list = lists.get(name);
       if (list === undefined) {

@@ -258,6 +258,19 @@ export function objectLabel(ref: ObjectRef, vocab: Vocabulary): string {
   return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
 }
 
+/**
+ * What an action needs that this same apply creates first (plan data `requires` without an id), in a
+ * reviewer's words: `needs cohort "Beta testers" (created in this apply)`; "" when it needs none.
+ */
+export function createdFirstText(action: Action, vocab: Vocabulary): string {
+  const created = (action.requires ?? []).filter((link) => link.id === undefined);
+  if (created.length === 0) return "";
+  const named = created.map(
+    (link) => `${vocab.words(link.kind).one} ${visible(JSON.stringify(link.name))} (created in this apply)`,
+  );
+  return `needs ${named.join(", ")}`;
+}
+
 /** What a plan says after the live objects no file declares (`--undeclared`), in every format. */
 export const UNDECLARED_ADVICE =
   "declare them (posthog-gitops pull writes their YAML), list them under ignore:, or delete them with apply --prune";

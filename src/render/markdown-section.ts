@@ -13,6 +13,7 @@ import {
   actionSymbol,
   actionWord,
   changeSides,
+  createdFirstText,
   DRIFT_WORDS,
   diffHunks,
   headSymbol,
@@ -86,6 +87,8 @@ function actionBody(action: Action, people: People, words: ValueWord, vocab: Voc
     if (from !== "" && shown[0] !== undefined) shown[0] += ` · _${escapeInline(from)}_`;
     lines.push(...shown);
   }
+  const first = createdFirstText(action, vocab);
+  if (first !== "") lines.push(...(changes.length > 0 ? [] : [""]), `- ${escapeInline(first)}`);
   // A diff block ends with a blank line for a list item after it; the section adds its own.
   while (lines[lines.length - 1] === "") lines.pop();
   if (action.guard !== undefined) lines.push("", `> ⛔ needs \`--force\`: ${escapeInline(action.guard)}`);

@@ -13,6 +13,7 @@ import {
   actionLabel,
   actionSymbol,
   changeText,
+  createdFirstText,
   DRIFT_WORDS,
   diffHunks,
   driftSentence,
@@ -122,6 +123,8 @@ function actionBlock(
     if (from !== "" && shown[0] !== undefined) shown[0] += ` ${paint("dim", `· ${visible(from)}`)}`;
     lines.push(...shown);
   }
+  const first = createdFirstText(action, vocab);
+  if (first !== "") lines.push(`          ${paint("dim", first)}`);
   if (action.guard !== undefined)
     lines.push(`          ${paint("red", `! needs --force: ${visible(action.guard)}`)}`);
   for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);

@@ -14,7 +14,7 @@ import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "
 import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
 import { eventsApi, keysApi, organizationsApi } from "./events.js";
 import { integrationsApi } from "./integrations.js";
-import { collectOffsetPages, paginate } from "./pages.js";
+import { collectOffsetPages, type Paging, paginate } from "./pages.js";
 import type { Query } from "./query.js";
 import type { AnswerShape } from "./shapes.js";
 import { StopSignal } from "./stop.js";
@@ -30,7 +30,7 @@ export type {
   WaitEvent,
 } from "./client-events.js";
 export type { Integration } from "./integrations.js";
-export { collect } from "./pages.js";
+export { collect, type Paging } from "./pages.js";
 export type { ClientStats, PageLimits } from "./transport.js";
 
 export interface ClientOptions {
@@ -199,21 +199,28 @@ export class ServiceClient {
 
   /**
    * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
-   * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general).
+   * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general),
+   * paged as `paging` says (default: 100 a page, following the pages' `next` and `count`).
    */
   listAll<T extends { id: unknown }>(
     path: string,
     query: Query = {},
     expect?: AnswerShape,
     budget?: RequestSpec["budget"],
+    paging?: Paging,
   ): Promise<T[]> {
-    return collectOffsetPages<T>(this.#transport, {
-      method: "GET",
-      path,
-      query,
-      ...(budget ? { budget } : {}),
-      ...(expect ? { expect } : {}),
-    });
+    return collectOffsetPages<T>(
+      this.#transport,
+      {
+        method: "GET",
+        path,
+        query,
+        ...(budget ? { budget } : {}),
+        ...(expect ? { expect } : {}),
+      },
+      100,
+      paging,
+    );
   }
 
   /**

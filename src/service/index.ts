@@ -8,6 +8,7 @@ export {
   type Integration,
   type NoticeOptions,
   type PageLimits,
+  type Paging,
   type RetryEvent,
   ServiceClient,
   type SlowEvent,

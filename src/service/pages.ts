@@ -160,6 +160,15 @@ export async function collect<T>(items: AsyncIterable<T>, max = Number.POSITIVE_
 }
 
 /**
+ * How a limit/offset list pages: its page size (default 100), and `byCount` for a list that sends no
+ * `next` links and whose `count` alone says how many it holds (the actions list, service-api.md §13.1).
+ */
+export interface Paging {
+  readonly limit?: number;
+  readonly byCount?: boolean;
+}
+
+/**
  * Every item of a limit/offset list, with the pages after the first fetched concurrently: the first
  * page's `count` tells which offsets remain, so a list of N items takes one round trip plus
  * ceil(N/limit) - 1 requests in parallel (the transport's semaphore bounds them) instead of a chain of
@@ -172,15 +181,21 @@ export async function collectOffsetPages<T extends { id: unknown }>(
   transport: Transport,
   first: RequestSpec,
   limit = 100,
+  paging: Paging = {},
 ): Promise<T[]> {
-  const query = { ...first.query, limit };
+  const query = { ...first.query, limit: paging.limit ?? limit };
+  limit = paging.limit ?? limit;
   const walk: Walk = new Walk(transport, first);
   const headSpec: RequestSpec = { ...first, query };
   walk.visit(headSpec);
   const head = walk.results(await transport.send<Envelope<T>>(headSpec));
   const headNext = walk.page(head);
   const pages: Envelope<T>[] = [head];
-  if (typeof head.count === "number" && headNext !== undefined) {
+  // A list without `next` links (`byCount`) says by its count alone that pages remain.
+  const more =
+    headNext !== undefined ||
+    (paging.byCount === true && head.results.length > 0 && (head.count ?? 0) > head.results.length);
+  if (typeof head.count === "number" && more) {
     const offsets: number[] = [];
     for (let offset = limit; offset < head.count; offset += limit) offsets.push(offset);
     const { maxPages } = transport.pageLimits;

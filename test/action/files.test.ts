@@ -270,7 +270,7 @@ describe("the examples folder", () => {
     const result = await loadConfig(["examples"], { env: {}, cwd: ROOT, mode: "validate" });
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(result.files.some((f) => f.includes("/github/"))).toBe(false);
-    expect(result.files.length).toBe(7);
+    expect(result.files.length).toBe(9);
   });
 });
 

@@ -164,11 +164,45 @@ describe("npm run release", () => {
 });
 
 describe("this repository", () => {
-  const git = (...args: string[]) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8", env: GIT_ENV });
-  const commitOf = (ref: string) => {
-    const out = git("rev-parse", "-q", "--verify", `refs/tags/${ref}^{commit}`);
-    return out.status === 0 ? out.stdout.trim() : undefined;
+  const git = (...args: string[]) =>
+    spawnSync("git", args, { cwd: ROOT, encoding: "utf8", env: GIT_ENV, timeout: 20_000 });
+  /**
+   * The repository's release tags (name → commit). A clone may come without them (`--no-tags`, or a
+   * CI checkout of one branch): then they are read from the remote it was cloned from, and when that
+   * has none either, `undefined` (the checks that need a tag say so and fall back to the history).
+   */
+  const releaseTags = (): Map<string, string> | undefined => {
+    const fromLines = (text: string, pattern: RegExp) => {
+      const tags = new Map<string, string>();
+      for (const line of text.split("\n")) {
+        const m = pattern.exec(line.trim());
+        if (!m?.[1] || !m[2]) continue;
+        const [, commit, name] = m;
+        // An annotated tag: its peeled line (`^{}`) names the commit and wins over the tag object.
+        if (name.endsWith("^{}")) tags.set(name.slice(0, -3), commit);
+        else if (!tags.has(name)) tags.set(name, commit);
+      }
+      return tags;
+    };
+    const local = git(
+      "for-each-ref",
+      "--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end) %(refname:short)",
+      "refs/tags/v*",
+    );
+    const own = fromLines(local.stdout ?? "", /^([0-9a-f]{40}) (v\S+)$/);
+    if (own.size > 0) return own;
+    const remote = git("ls-remote", "--tags", "origin", "v*");
+    const theirs = fromLines(remote.stdout ?? "", /^([0-9a-f]{40})\s+refs\/tags\/(v\S+)$/);
+    return theirs.size > 0 ? theirs : undefined;
   };
+  const tags = releaseTags();
+  /** The package.json version at COMMIT, or undefined when this clone lacks that commit (a shallow one). */
+  const versionAt = (commit: string) => {
+    const out = git("show", `${commit}:package.json`);
+    return out.status === 0 ? (JSON.parse(out.stdout).version as string) : undefined;
+  };
+  const inHistory = (commit: string) => git("merge-base", "--is-ancestor", commit, "HEAD").status === 0;
+  const shallow = git("rev-parse", "--is-shallow-repository").stdout.trim() === "true";
   const workflows = join(ROOT, "examples/github/.github/workflows");
   const docs = [
     "README.md",
@@ -179,31 +213,47 @@ describe("this repository", () => {
     [...text.matchAll(USES)].map((m) => ({ path, ref: m[1] ?? "", comment: m[2] })),
   );
   const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+  const pinned = refs.filter((r) => r.path === "README.md" && /^[0-9a-f]{40}$/.test(r.ref));
 
-  it("has the tag the docs and example workflows tell users to `uses:`, in its own history", () => {
-    const tags = refs.filter((r) => r.ref.startsWith("v"));
-    expect(tags.length).toBeGreaterThanOrEqual(5); // README and every workflow step
-    expect(new Set(tags.map((r) => r.ref))).toEqual(new Set([`v${version.split(".")[0]}`]));
-    for (const { ref } of tags) {
-      const commit = commitOf(ref);
+  it("tells every `uses:` the current major tag, or a pinned commit", () => {
+    const majors = refs.filter((r) => r.ref.startsWith("v"));
+    expect(majors.length).toBeGreaterThanOrEqual(5); // README and every workflow step
+    expect(new Set(majors.map((r) => r.ref))).toEqual(new Set([`v${version.split(".")[0]}`]));
+    for (const { ref } of refs) expect(ref).toMatch(/^(v\d+|[0-9a-f]{40})$/);
+  });
+
+  it("has the tag the docs and example workflows tell users to `uses:`, in its own history", (ctx) => {
+    if (!tags) {
+      ctx.skip("this clone has no release tags and its remote shows none (a --no-tags checkout)");
+      return;
+    }
+    if (shallow) {
+      ctx.skip("this clone is shallow: the tagged commits are not in it");
+      return;
+    }
+    for (const ref of new Set(refs.filter((r) => r.ref.startsWith("v")).map((r) => r.ref))) {
+      const commit = tags.get(ref);
       expect(commit, `tag ${ref} (npm run release makes it)`).toBeDefined();
-      expect(git("merge-base", "--is-ancestor", commit ?? "", "HEAD").status).toBe(0);
-      // The commit the tag names is a release of that major version.
-      const tagged = JSON.parse(git("show", `${commit}:package.json`).stdout).version as string;
+      expect(inHistory(commit ?? "")).toBe(true);
+      // The commit the tag names is a release of that major version, and its version's tag names it too.
+      const tagged = versionAt(commit ?? "") ?? "";
       expect(`v${tagged.split(".")[0]}`).toBe(ref);
-      expect(commitOf(`v${tagged}`)).toBe(commit);
+      expect(tags.get(`v${tagged}`)).toBe(commit);
     }
   });
 
-  it("shows the SHA-pinned form: a full commit id that its release's tag names", () => {
-    const pinned = refs.filter((r) => r.path === "README.md" && /^[0-9a-f]{40}$/.test(r.ref));
+  it("shows the SHA-pinned form: a commit of its own history that is the release its comment names", () => {
     expect(pinned.length).toBeGreaterThan(0);
     for (const { ref, comment } of pinned) {
       expect(comment, "the pinned line names its release in a comment").toBeDefined();
-      expect(commitOf(comment ?? "")).toBe(ref);
+      // Whatever the clone holds: the tag, when there are tags, names this commit...
+      if (tags) expect(tags.get(comment ?? "")).toBe(ref);
+      // ...and the commit, when the clone has history, is one of main's and carries that version.
+      if (!shallow) {
+        expect(inHistory(ref)).toBe(true);
+        expect(`v${versionAt(ref)}`).toBe(comment);
+      }
     }
-    // Nothing else: every reference is the major tag or a pinned commit.
-    for (const { ref } of refs) expect(ref).toMatch(/^(v\d+|[0-9a-f]{40})$/);
   });
 
   it("describes the release process README names, as package.json runs it", () => {

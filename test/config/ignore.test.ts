@@ -136,6 +136,8 @@ describe("ignore glob validation", () => {
       dashboard: ["Generated *"],
       insight: [],
       feature_flag: [],
+      cohort: [],
+      action: [],
       batch_export: ["tmp-*"],
     });
   });

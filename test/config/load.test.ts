@@ -212,13 +212,20 @@ batch_exports:
         1,
         ["b.yaml", "c.yaml"],
         ["dashboard"],
-        { dashboard: ["Generated *"], insight: [], feature_flag: [], batch_export: [] },
+        {
+          dashboard: ["Generated *"],
+          insight: [],
+          feature_flag: [],
+          cohort: [],
+          action: [],
+          batch_export: [],
+        },
       ],
       [
         2,
         ["a.yaml"],
         ["batch_export"],
-        { dashboard: [], insight: [], feature_flag: [], batch_export: ["tmp-*"] },
+        { dashboard: [], insight: [], feature_flag: [], cohort: [], action: [], batch_export: ["tmp-*"] },
       ],
     ]);
   });

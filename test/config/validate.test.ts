@@ -130,6 +130,16 @@ describe("validate", () => {
     expect(out.stderr).toBe("1 file, 6 objects: valid\n");
   });
 
+  it("accepts the cohorts and actions example in the README", async () => {
+    const readme = readFileSync(join(repo, "README.md"), "utf8");
+    const example = /### Cohorts and actions[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toContain("cohorts:");
+    const root = tree({ "posthog/readme.yaml": `project: 1\n${example ?? ""}` });
+    const out = memoryIo({}, root);
+    expect(await run({ args: [] }, out.io)).toBe(0);
+    expect(out.stderr).toBe("1 file, 5 objects: valid\n");
+  });
+
   it("never prints a literal secret", async () => {
     const root = tree({
       "s.yaml":

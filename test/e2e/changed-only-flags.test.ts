@@ -225,7 +225,7 @@ describe("plan --base REF --changed-only, feature flags", () => {
     expect(section(scoped.stdout)).toBe(section(full.stdout));
   });
 
-  it("a cohort named by name costs one cohorts read", async () => {
+  it("a cohort named by name costs one search, never the cohorts' list", async () => {
     await setUp();
     const cohort = (lines: string[]) => [
       ...lines,
@@ -235,7 +235,10 @@ describe("plan --base REF --changed-only, feature flags", () => {
     const scoped = await cli(["plan", "--base", "main", "--changed-only", "--detailed-exitcode", "posthog"]);
     expect(scoped.code, scoped.stderr).toBe(2);
     expect((await h.requests()).filter(api).map(shown).sort()).toEqual(
-      [`GET ${FLAGS}/?key=f-0200&limit=100`, "GET /api/projects/12345/cohorts/?limit=100"].sort(),
+      [
+        `GET ${FLAGS}/?key=f-0200&limit=100`,
+        "GET /api/projects/12345/cohorts/?search=Beta+testers&limit=100",
+      ].sort(),
     );
     expect(scoped.stdout).toContain('in cohort "Beta testers"');
   });

@@ -45,7 +45,9 @@ describe("examples/ against the default (newest) emulator", () => {
     expect(files(".")).toEqual(["environments.yaml", "overlays", "shared"]);
     expect(files("overlays")).toEqual(["production.yaml", "staging.yaml"]);
     expect(files("shared")).toEqual([
+      "actions.yaml",
       "batch-exports.yaml",
+      "cohorts.yaml",
       "dashboards.yaml",
       "feature-flags.yaml",
       "insights.yaml",
@@ -54,7 +56,7 @@ describe("examples/ against the default (newest) emulator", () => {
 
   it("validates, applies both environments with their own keys and no 4xx answer, then plans nothing", async () => {
     const validate = await h.cli(["validate", EXAMPLES], {});
-    expect(validate.stderr).toBe("7 files, 21 objects: valid\n");
+    expect(validate.stderr).toBe("9 files, 24 objects: valid\n");
     expect(validate.code).toBe(0);
     await h.clearRequests();
     const apply = await h.cli(["apply", "--all", "--auto-approve", EXAMPLES], { ...KEYS, ...SECRETS });

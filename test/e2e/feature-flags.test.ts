@@ -477,7 +477,7 @@ describe("flag dependencies by key", () => {
     const unknown = await h.cli(["plan", "p"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(
-      'p/prod.yaml:6:47: error: feature flag "beta-search" names cohort "Gamma testers", which project 12345 does not have',
+      'p/prod.yaml:6:47: error: feature flag "beta-search" names cohort "Gamma testers", which is neither declared nor a live cohort of project 12345',
     );
   });
 

@@ -74,7 +74,9 @@ describe("the leak scan", () => {
     const files = filesUnder(h.dir);
     expect(files.map(([path]) => path).sort()).toEqual([
       "p/all.yaml",
+      "pulled/actions.yaml",
       "pulled/batch-exports.yaml",
+      "pulled/cohorts.yaml",
       "pulled/dashboards.yaml",
       "pulled/feature-flags.yaml",
       "pulled/insights.yaml",

@@ -198,6 +198,8 @@ describe("promote staging", () => {
       { kind: "dashboard", name: "Staging growth", file: "posthog/shared/dashboards.yaml" },
       { kind: "insight", name: "Churned accounts", file: "posthog/shared/insights.yaml" },
       { kind: "insight", name: "Signup sources", file: "posthog/shared/insights.yaml" },
+      // The cohort the shared flag names, which no file declares (the files declare cohorts now).
+      { kind: "cohort", name: "Beta testers", file: "posthog/shared/cohorts.yaml" },
     ]);
     const newDashboards = read("posthog/shared/dashboards.yaml");
     const newInsights = read("posthog/shared/insights.yaml");
@@ -223,6 +225,8 @@ describe("promote staging", () => {
       "create dashboard Staging growth",
       "create insight Churned accounts",
       "create insight Signup sources",
+      // Staging's criteria of the adopted cohort, which production's differ from.
+      "update cohort Beta testers",
     ]);
     expect(out.plan.actions.length).toBe(plan.actions.length);
   });
@@ -425,6 +429,7 @@ describe("promote's outputs and refusals", () => {
         "insight:read",
         "feature_flag:read",
         "cohort:read",
+        "action:read",
         "batch_export:read",
       ];
       state.api_keys.push({

@@ -154,7 +154,7 @@ describe("pull then plan", () => {
     expect(again.code).toBe(1);
     // It points to what the user most likely wants: the files they have, brought up to date.
     expect(again.stderr).toBe(
-      "error: x/dashboards.yaml, x/insights.yaml, x/feature-flags.yaml, x/batch-exports.yaml already exists; pull never overwrites: to bring the files you have up to date with the live values, run posthog-gitops pull --refresh x; to adopt the project anew, choose another --out\n",
+      "error: x/dashboards.yaml, x/insights.yaml, x/feature-flags.yaml, x/cohorts.yaml, x/actions.yaml, x/batch-exports.yaml already exists; pull never overwrites: to bring the files you have up to date with the live values, run posthog-gitops pull --refresh x; to adopt the project anew, choose another --out\n",
     );
   });
 

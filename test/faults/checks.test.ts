@@ -72,12 +72,33 @@ describe("fault campaign checks", () => {
   it("declare every kind: flags that may depend on flags, insights, and tiles that show them", () => {
     const world = makeWorld(11);
     expect(Object.keys(world.files).sort()).toEqual([
+      "cohorts.yaml",
       "dashboards.yaml",
       "exports.yaml",
       "flags.yaml",
       "insights.yaml",
     ]);
     expect(world.files["dashboards.yaml"]).toMatch(/tiles:\n {6}- insight: Chart 11-0/);
+  });
+
+  it("declare actions and cohorts naming them and each other by name, and report their duplicates", () => {
+    const worlds = Array.from({ length: 20 }, (_, i) => makeWorld(i + 1));
+    const files = worlds.map((w) => w.files["cohorts.yaml"] ?? "").join("\n");
+    expect(files).toMatch(/event_type: actions, action: Act \d+-\d+/);
+    expect(files).toMatch(/\{type: cohort, cohort: Persons \d+\}/);
+    expect(worlds.map((w) => w.files["flags.yaml"]).join("\n")).toMatch(
+      /\{type: cohort, cohort: Persons \d+/,
+    );
+    const s = state();
+    const cohorts = s.cohorts as Array<Record<string, unknown>>;
+    const actions = s.actions as Array<Record<string, unknown>>;
+    const [cohort, action] = [cohorts[0]!, actions[0]!];
+    cohorts.push({ ...cohort, id: 99_999 });
+    actions.push({ ...action, id: 99_999 });
+    expect(duplicates(s)).toEqual([
+      `duplicate cohort "${cohort.name}" in project ${cohort.team_id}`,
+      `duplicate action "${action.name}" in project ${action.team_id}`,
+    ]);
   });
 
   it("build the same world from the same seed", () => {

@@ -37,7 +37,7 @@ export interface RunReport {
 
 /**
  * Every object the plan does not touch, as the emulator stores it (dashboards with their collaborators
- * and sharing, batch exports, insights, feature flags), keyed by project, kind and name: `touched`
+ * and sharing, batch exports, insights, feature flags, cohorts, actions), keyed by project, kind and name: `touched`
  * holds `objectKey`s (`project/kind/name`) of the plan's actions. Undeclared objects are always in it.
  */
 export function untouchedSnapshot(state: EmulatorState, touched: ReadonlySet<string>): string {
@@ -50,6 +50,13 @@ export function untouchedSnapshot(state: EmulatorState, touched: ReadonlySet<str
     exports: state.batch_exports.filter((b) => !touched.has(`${b.team_id}/batch_export/${b.name}`)),
     insights: records(state, "insights").filter((i) => !touched.has(`${i.team_id}/insight/${i.name}`)),
     flags: records(state, "feature_flags").filter((f) => !touched.has(`${f.team_id}/feature_flag/${f.key}`)),
+    cohorts: records(state, "cohorts")
+      .filter((c) => !touched.has(`${c.team_id}/cohort/${c.name}`))
+      // Reads finish calculations (the service's worker): not a change anyone made.
+      .map(
+        ({ is_calculating: _c, version: _v, last_calculation: _l, calculations: _h, count: _n, ...c }) => c,
+      ),
+    actions: records(state, "actions").filter((a) => !touched.has(`${a.team_id}/action/${a.name}`)),
   });
 }
 
@@ -97,6 +104,10 @@ export function duplicates(state: EmulatorState): string[] {
     if (!i.deleted) once(`i/${i.team_id}/${i.name}`, `insight "${i.name}" in project ${i.team_id}`);
   for (const f of records(state, "feature_flags"))
     if (!f.deleted) once(`f/${f.team_id}/${f.key}`, `feature flag "${f.key}" in project ${f.team_id}`);
+  for (const c of records(state, "cohorts"))
+    if (!c.deleted) once(`co/${c.team_id}/${c.name}`, `cohort "${c.name}" in project ${c.team_id}`);
+  for (const a of records(state, "actions"))
+    if (!a.deleted) once(`a/${a.team_id}/${a.name}`, `action "${a.name}" in project ${a.team_id}`);
   return problems;
 }
 

@@ -3,8 +3,9 @@
  * the fault mix. Same seed, same world; the random choices cover every plan action the fault campaign
  * exercises (create, update, restore-free soft delete, collaborators, sharing, pause; insights and a
  * dashboard's tiles showing them, created in the same apply; feature flags depending on flags created
- * in the same apply) plus objects of every kind no file declares, which must come out of every run
- * untouched.
+ * in the same apply; actions, cohorts using them and each other by name, and a flag targeting a
+ * cohort, created in the same apply) plus objects of every kind no file declares, which must come out
+ * of every run untouched.
  */
 import type { EmulatorState } from "../../bench/control.js";
 
@@ -37,11 +38,20 @@ export interface World {
   objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing"> & {
     insights: Array<Record<string, unknown>>;
     feature_flags: Array<Record<string, unknown>>;
+    cohorts: Array<Record<string, unknown>>;
+    actions: Array<Record<string, unknown>>;
   };
   /** File name → YAML text. */
   files: Record<string, string>;
   /** Live ids no file declares: they must be identical after the run. */
-  undeclared: { dashboards: number[]; batchExports: string[]; insights: number[]; flags: number[] };
+  undeclared: {
+    dashboards: number[];
+    batchExports: string[];
+    insights: number[];
+    flags: number[];
+    cohorts: number[];
+    actions: number[];
+  };
   faults: Record<string, unknown>;
 }
 
@@ -192,6 +202,115 @@ export function makeWorld(seed: number): World {
     });
   }
 
+  // Actions, and cohorts naming them and each other by name: a cohort of person properties (which a
+  // flag may target), cohorts of people who did an action (some containing the first one). Live ones
+  // are as declared (when what they name is live too), or stale; absent ones are created in order.
+  const actions: World["objects"]["actions"] = [];
+  const yamlActions: string[] = [];
+  const liveActions = new Map<string, number>();
+  let actionId = 900;
+  const actionNames = Array.from({ length: 1 + r.int(3) }, (_, i) => `Act ${seed}-${i}`);
+  actionNames.forEach((name, i) => {
+    yamlActions.push(`  - name: ${name}`, `    description: wanted ${i}`, `    steps: [{event: act-${i}}]`);
+    const live = r.int(3); // 0 absent, 1 as declared, 2 stale description
+    if (live === 0) return;
+    liveActions.set(name, actionId);
+    actions.push({
+      id: actionId++,
+      team_id: PROJECT,
+      name,
+      description: live === 1 ? `wanted ${i}` : `stale ${i}`,
+      steps: [{ event: `act-${i}`, url_matching: "contains" }],
+      created_at: STAMP,
+      created_by: 1,
+    });
+  });
+  const looseAction = actionId++;
+  actions.push({
+    id: looseAction,
+    team_id: PROJECT,
+    name: `Loose act ${seed}`,
+    steps: [],
+    created_at: STAMP,
+    created_by: 1,
+  });
+
+  const cohorts: World["objects"]["cohorts"] = [];
+  const yamlCohorts: string[] = [];
+  let cohortId = 950;
+  const persons = `Persons ${seed}`;
+  const personLeaf = { type: "person", key: "email", operator: "icontains", value: `@${seed}.example` };
+  yamlCohorts.push(
+    `  - name: ${persons}`,
+    `    filters: {properties: {type: OR, values: [{type: person, key: email, operator: icontains, value: "@${seed}.example"}]}}`,
+  );
+  const personsLive = r.int(3);
+  const personsId = personsLive === 0 ? undefined : cohortId++;
+  if (personsId !== undefined) {
+    cohorts.push({
+      id: personsId,
+      team_id: PROJECT,
+      name: persons,
+      filters: {
+        properties: {
+          type: "OR",
+          values: [personsLive === 1 ? personLeaf : { ...personLeaf, value: "@stale" }],
+        },
+      },
+      created_at: STAMP,
+      created_by: 1,
+    });
+  }
+  actionNames.forEach((action, i) => {
+    if (!r.chance(0.7)) return;
+    const name = `Doers ${seed}-${i}`;
+    const withPersons = r.chance(0.5);
+    yamlCohorts.push(
+      `  - name: ${name}`,
+      "    filters:",
+      "      properties:",
+      "        type: AND",
+      "        values:",
+      `          - {type: behavioral, value: performed_event, event_type: actions, action: ${action}, time_value: 30, time_interval: day}`,
+      ...(withPersons ? [`          - {type: cohort, cohort: ${persons}}`] : []),
+    );
+    const live = r.int(3);
+    if (live === 0) return;
+    const actionLive = liveActions.get(action);
+    const same = live === 1 && actionLive !== undefined && (!withPersons || personsId !== undefined);
+    const values: unknown[] = same
+      ? [
+          {
+            type: "behavioral",
+            key: actionLive,
+            value: "performed_event",
+            event_type: "actions",
+            time_value: 30,
+            time_interval: "day",
+          },
+          ...(withPersons ? [{ type: "cohort", key: "id", value: personsId }] : []),
+        ]
+      : [{ ...personLeaf, value: "@stale" }];
+    cohorts.push({
+      id: cohortId++,
+      team_id: PROJECT,
+      name,
+      filters: { properties: { type: "AND", values } },
+      created_at: STAMP,
+      created_by: 1,
+    });
+  });
+  const looseCohort = cohortId++;
+  cohorts.push({
+    id: looseCohort,
+    team_id: PROJECT,
+    name: `Loose cohort ${seed}`,
+    filters: { properties: { type: "AND", values: [personLeaf] } },
+    created_at: STAMP,
+    created_by: 1,
+  });
+  const targets = r.chance(0.5);
+
   // Feature flags: each may depend on the one before it (created in the same apply when it is new);
   // live ones are as declared, or roll out to another share without the dependency.
   const flags: World["objects"]["feature_flags"] = [];
@@ -201,9 +320,12 @@ export function makeWorld(seed: number): World {
   for (let i = 0; i < flagCount; i++) {
     const key = `flag-${seed}-${i}`;
     const dependsOn = i > 0 && r.chance(0.6) ? `flag-${seed}-${i - 1}` : undefined;
-    const condition = dependsOn
-      ? `, properties: [{type: flag, key: ${dependsOn}, operator: flag_evaluates_to, value: true}]`
-      : "";
+    const properties = [
+      ...(dependsOn ? [`{type: flag, key: ${dependsOn}, operator: flag_evaluates_to, value: true}`] : []),
+      // The first flag may target the cohort of person properties (new or live) by name.
+      ...(i === 0 && targets ? [`{type: cohort, cohort: ${persons}, operator: in}`] : []),
+    ];
+    const condition = properties.length > 0 ? `, properties: [${properties.join(", ")}]` : "";
     yamlFlags.push(
       `  - key: ${key}`,
       `    name: wanted ${i}`,
@@ -213,7 +335,7 @@ export function makeWorld(seed: number): World {
     );
     const live = r.int(3); // 0 absent, 1 as declared (when it depends on nothing), 2 another rollout
     if (live === 0) continue;
-    const same = live === 1 && dependsOn === undefined;
+    const same = live === 1 && properties.length === 0;
     flags.push({
       id: flagId++,
       team_id: PROJECT,
@@ -263,18 +385,23 @@ export function makeWorld(seed: number): World {
       sharing: [],
       insights,
       feature_flags: flags,
+      cohorts,
+      actions,
     },
     files: {
       "dashboards.yaml": `project: ${PROJECT}\ndashboards:\n${yamlDashboards.join("\n")}\n`,
       "insights.yaml": `project: ${PROJECT}\ninsights:\n${yamlInsights.join("\n")}\n`,
       "flags.yaml": `project: ${PROJECT}\nfeature_flags:\n${yamlFlags.join("\n")}\n`,
       "exports.yaml": `project: ${PROJECT}\nbatch_exports:\n${yamlExports.join("\n")}\n`,
+      "cohorts.yaml": `project: ${PROJECT}\ncohorts:\n${yamlCohorts.join("\n")}\nactions:\n${yamlActions.join("\n")}\n`,
     },
     undeclared: {
       dashboards: undeclaredDashboards,
       batchExports: [strayExport],
       insights: [looseInsight],
       flags: [looseFlag],
+      cohorts: [looseCohort],
+      actions: [looseAction],
     },
     faults: faultMix(seed, r),
   };
@@ -296,6 +423,11 @@ function faultMix(seed: number, r: ReturnType<typeof prng>): Record<string, unkn
     { method: "POST", path: "/feature_flags/?$", lose_response: true, times: 1 + r.int(2) },
     { method: "PATCH", path: "/feature_flags/\\d+/?$", lose_response: true, times: 1 },
     { method: "GET", path: "/feature_flags", reset: true, times: 1 },
+    { method: "POST", path: "/cohorts/?$", lose_response: true, times: 1 + r.int(2) },
+    { method: "PATCH", path: "/cohorts/\\d+/?$", lose_response: true, times: 1 },
+    { method: "POST", path: "/actions/?$", lose_response: true, times: 1 },
+    { method: "PATCH", path: "/actions/\\d+/?$", lose_response: true, times: 1 },
+    { method: "GET", path: "/cohorts", reset: true, times: 1 },
     { path: ".*", status: 429, retry_after: r.int(2), times: 1 + r.int(3) },
     { method: "GET", path: "/dashboards", reset: true, times: 1 },
     { path: ".*", status: 502, times: 1 + r.int(2) },

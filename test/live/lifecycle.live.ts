@@ -2,12 +2,16 @@
  * Live acceptance against a real PostHog (`npm run test:live`): the end-to-end lifecycle through the
  * real CLI — create → plan empty → update → pause / unpause → soft delete / delete → plan empty, and a
  * feature flag's life (create with a dependency by key → update rollout, variants and payload → off and
- * archived → unarchived → soft delete) — on objects named (flags: keyed) with a unique prefix, which are removed afterwards whatever happened (also when a step
+ * archived → unarchived → soft delete), and cohorts and actions used by name (an action, a cohort of
+ * person properties a flag targets, a behavioral cohort using the action and that cohort, an insight
+ * counting the action broken down by the cohort, all created in one apply in order → plan empty →
+ * updated → tombstoned together, what refers first) — on objects named (flags: keyed) with a unique prefix, which are removed afterwards whatever happened (also when a step
  * fails). Nothing else in the project is read for writing or touched: the files declare only the
  * prefixed objects and nothing is pruned.
  *
  * Needs POSTHOG_HOST, POSTHOG_API_KEY (scopes: project:read, organization:read, dashboard:write,
- * batch_export:write, sharing_configuration:write, integration:read, feature_flag:write, cohort:read)
+ * batch_export:write, sharing_configuration:write, integration:read, feature_flag:write, cohort:write,
+ * action:write, insight:write)
  * and POSTHOG_PROJECT_ID (listing the project's flags counts as flag usage on the service); without
  * them it skips with one line. The batch export part needs an integration of the project, since the
  * service creates no S3 export without one: POSTHOG_LIVE_S3_INTEGRATION (an aws-s3 integration's id),
@@ -21,9 +25,12 @@ import { systemClock } from "posthog-gitops-shared/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Io } from "../../src/io.js";
+import { actionsApi } from "../../src/kinds/action/service.js";
 import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { cohortsApi } from "../../src/kinds/cohort/service.js";
 import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { featureFlagsApi } from "../../src/kinds/feature-flag/service.js";
+import { insightsApi } from "../../src/kinds/insight/service.js";
 import { collect, ServiceClient } from "../../src/service/index.js";
 
 const env = process.env;
@@ -35,6 +42,11 @@ const DASHBOARD = `${PREFIX} dashboard`;
 const EXPORT = `${PREFIX}-export`;
 const FLAG = `${PREFIX}-flag`;
 const BASE_FLAG = `${PREFIX}-base`;
+const ACTION = `${PREFIX} action`;
+const STAFF = `${PREFIX} staff`;
+const SIGNUPS = `${PREFIX} signups`;
+const INSIGHT = `${PREFIX} insight`;
+const COHORT_FLAG = `${PREFIX}-cohort-flag`;
 
 if (!configured) {
   process.stderr.write(
@@ -83,14 +95,51 @@ async function cli(args: string[]): Promise<Run> {
 }
 
 /** The files of one step: only the prefixed objects. */
-function write(dashboard: string, exportItem: string | undefined, flags?: string): void {
+function write(dashboard: string, exportItem: string | undefined, flags?: string, more = ""): void {
   const exports = exportItem === undefined ? "" : `batch_exports:\n${exportItem}`;
   const flagList = flags === undefined ? "" : `feature_flags:\n${flags}`;
   writeFileSync(
     join(dir, "live.yaml"),
-    `project: ${PROJECT}\ndashboards:\n${dashboard}${exports}${flagList}`,
+    `project: ${PROJECT}\ndashboards:\n${dashboard}${exports}${flagList}${more}`,
   );
 }
+
+/**
+ * An action, a cohort of person properties, a behavioral cohort using both, an insight counting the
+ * action broken down by the behavioral cohort, and a flag (at 0%) targeting the person cohort: every
+ * reference by name.
+ */
+const referring = (domain: string, days: number) => `actions:
+  - name: ${ACTION}
+    description: made by the posthog-gitops live test
+    steps: [{event: ${PREFIX} signed up}, {event: $pageview, url: /${PREFIX}}]
+cohorts:
+  - name: ${STAFF}
+    description: made by the posthog-gitops live test
+    filters: {properties: {type: OR, values: [{type: person, key: email, operator: icontains, value: "${domain}"}]}}
+  - name: ${SIGNUPS}
+    description: made by the posthog-gitops live test
+    filters:
+      properties:
+        type: AND
+        values:
+          - {type: behavioral, value: performed_event, event_type: actions, action: ${ACTION}, time_value: ${days}, time_interval: day}
+          - {type: cohort, cohort: ${STAFF}, negation: true}
+insights:
+  - name: ${INSIGHT}
+    description: made by the posthog-gitops live test
+    query:
+      kind: InsightVizNode
+      source:
+        kind: TrendsQuery
+        series: [{kind: ActionsNode, action: ${ACTION}, math: total}]
+        breakdownFilter: {breakdown_type: cohort, cohort: [${SIGNUPS}]}
+feature_flags:
+  - key: ${COHORT_FLAG}
+    name: made by the posthog-gitops live test
+    filters:
+      groups: [{properties: [{type: cohort, cohort: ${STAFF}, operator: in}], rollout_percentage: 0}]
+`;
 
 /** The two prefixed flags: a base flag and one that depends on it by key, with variants and a payload. */
 const flagItems = (rollout: number, test: number, color: string, extra = "") => `  - key: ${BASE_FLAG}
@@ -160,6 +209,24 @@ async function cleanUp(): Promise<string[]> {
       .sort((a, b) => Number(b.key === FLAG) - Number(a.key === FLAG))) {
       await api.update(PROJECT, f.id, { deleted: true });
       left.push(`feature flag ${f.id}`);
+    }
+    const insights = await insightsApi(client).listAll(PROJECT, { search: PREFIX });
+    for (const i of insights.filter((x) => x.name?.startsWith(PREFIX))) {
+      await insightsApi(client).update(PROJECT, i.id, { deleted: true });
+      left.push(`insight ${i.id}`);
+    }
+    // Containing cohorts first: the service refuses to delete a cohort another one uses.
+    const cohorts = await cohortsApi(client).listAll(PROJECT, { search: PREFIX });
+    for (const c of cohorts
+      .filter((x) => x.name?.startsWith(PREFIX))
+      .sort((a, b) => Number(b.name === SIGNUPS) - Number(a.name === SIGNUPS))) {
+      await cohortsApi(client).update(PROJECT, c.id, { deleted: true });
+      left.push(`cohort ${c.id}`);
+    }
+    const actions = await actionsApi(client).listAll(PROJECT, { search: PREFIX });
+    for (const a of actions.filter((x) => x.name?.startsWith(PREFIX))) {
+      await actionsApi(client).update(PROJECT, a.id, { deleted: true });
+      left.push(`action ${a.id}`);
     }
     const exports = await batchExportsApi(client).listAll(PROJECT);
     for (const b of exports.filter((x) => x.name.startsWith(PREFIX))) {
@@ -247,6 +314,40 @@ describe.skipIf(!configured)(`live lifecycle on ${env.POSTHOG_HOST ?? "(no host)
     await applies();
   });
 });
+
+describe.skipIf(!configured)(
+  `live cohorts and actions on ${env.POSTHOG_HOST ?? "(no host)"}, prefix ${PREFIX}`,
+  () => {
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), "posthog-gitops-live-"));
+    });
+    afterAll(async () => {
+      const left = await cleanUp();
+      if (left.length > 0) process.stderr.write(`live clean-up removed ${left.join(", ")}\n`);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("all new in one apply, in order → plan empty → updated → tombstoned together, what refers first → plan empty", async () => {
+      const dashboard = `  - name: ${DASHBOARD}\n    deleted: true\n`;
+      write(dashboard, undefined, undefined, referring("@acme.com", 30));
+      const plan = await cli(["plan", "--detailed-exitcode", "."]);
+      expect(plan.code, plan.stderr).toBe(2);
+      expect(plan.stdout).toContain(`needs action "${ACTION}" (created in this apply)`);
+      await applies();
+
+      write(dashboard, undefined, undefined, referring("@acme.org", 14));
+      await applies();
+
+      write(
+        dashboard,
+        undefined,
+        undefined,
+        `actions:\n  - name: ${ACTION}\n    deleted: true\ncohorts:\n  - name: ${STAFF}\n    deleted: true\n  - name: ${SIGNUPS}\n    deleted: true\ninsights:\n  - name: ${INSIGHT}\n    deleted: true\nfeature_flags:\n  - key: ${COHORT_FLAG}\n    deleted: true\n`,
+      );
+      await applies();
+    });
+  },
+);
 
 describe.skipIf(configured)("live lifecycle", () => {
   it.skip("skipped: POSTHOG_HOST, POSTHOG_API_KEY and POSTHOG_PROJECT_ID are not all set", () => {});

@@ -35,7 +35,7 @@ describe("--target", () => {
     const { errors } = planOne(desired, live, { targets: ["dashboard/Nope", "widget"] });
     expect(errors.map((e) => e.message)).toEqual([
       "--target dashboard/Nope: no declared or live dashboard has this name",
-      "--target widget: expected dashboard/NAME, insight/NAME, feature_flag/NAME, batch_export/NAME, KIND/#ID or a glob such as dashboard/Weekly*",
+      "--target widget: expected dashboard/NAME, insight/NAME, feature_flag/NAME, cohort/NAME, action/NAME, batch_export/NAME, KIND/#ID or a glob such as dashboard/Weekly*",
     ]);
   });
 

@@ -130,14 +130,7 @@ describe("the warnings", () => {
     expect(planned.map((w) => w.code)).toEqual(["static_cohort"]);
   });
 
-  it("take static objects from any kind's live state: the flags' read, or a cohort kind's own objects", () => {
-    const cohortKind = {
-      name: "cohort",
-      staticObjects: (live: LiveKind) =>
-        (live.objects as Array<{ name: string; is_static?: boolean }>)
-          .filter((c) => c.is_static)
-          .map((c) => ({ kind: "cohort", name: c.name })),
-    };
+  it("take static objects from the cohort kind's live state: its static cohorts, not deleted", () => {
     const live = [
       {
         project: 12346,
@@ -146,24 +139,13 @@ describe("the warnings", () => {
             objects: [
               { id: 1, name: "Imported list", is_static: true },
               { id: 2, name: "Dynamic" },
+              { id: 5, name: "Gone", is_static: true, deleted: true },
             ],
           } as LiveKind,
-          feature_flag: {
-            objects: [],
-            foreign: {
-              cohort: [
-                { id: 4, name: "Beta testers", is_static: true },
-                { id: 5, name: "Gone", is_static: true, deleted: true },
-              ],
-            },
-          } as unknown as LiveKind,
+          feature_flag: { objects: [] } as LiveKind,
         },
       },
     ];
-    expect([...staticObjectsOf(live, [...KINDS, cohortKind])].sort()).toEqual([
-      objectKey("cohort", "Beta testers"),
-      objectKey("cohort", "Imported list"),
-    ]);
-    expect([...staticObjectsOf(live)]).toEqual([objectKey("cohort", "Beta testers")]);
+    expect([...staticObjectsOf(live)]).toEqual([objectKey("cohort", "Imported list")]);
   });
 });

@@ -317,7 +317,8 @@ describe("cohorts in flags", () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({
       code: "behavioral_cohort_found",
-      detail: "Cohort 'Recent purchasers' has an event-based condition on 'purchase' (performed_event) and cannot be used in feature flags.",
+      detail:
+        "Cohort 'Recent purchasers' has an event-based condition on 'purchase' (performed_event) and cannot be used in feature flags.",
     });
     expect((await flagOn(COHORT_IDS.betaOrStaff)).status).toBe(201);
     expect((await flagOn(COHORT_IDS.conferenceAttendees)).status).toBe(201);

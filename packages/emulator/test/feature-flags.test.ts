@@ -454,7 +454,8 @@ describe("the default seed's flags and cohorts", () => {
     expect(response.body).toEqual({
       type: "validation_error",
       code: "behavioral_cohort_found",
-      detail: "Cohort 'Recent purchasers' has an event-based condition on 'purchase' (performed_event) and cannot be used in feature flags.",
+      detail:
+        "Cohort 'Recent purchasers' has an event-based condition on 'purchase' (performed_event) and cannot be used in feature flags.",
       attr: "filters",
     });
   });

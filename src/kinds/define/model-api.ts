@@ -7,7 +7,7 @@
  * payloads go to the scrubber). Creates are never repeated after they may have reached the service;
  * GETs and PATCHes are retried.
  */
-import type { AnswerShape, ServiceClient } from "../../service/index.js";
+import type { AnswerShape, Paging, ServiceClient } from "../../service/index.js";
 import { type ProjectId, projectPath, type Query, segment as seg } from "../../service/query.js";
 import type { RequestSpec } from "../../service/transport.js";
 
@@ -19,6 +19,11 @@ export interface ModelEndpoints<A> {
   readonly shapes: { readonly page: AnswerShape; readonly one: AnswerShape };
   /** What every list read adds (insights: `basic: "true"`, the metadata-only shape). */
   readonly listQuery?: Query;
+  /**
+   * How its list pages (default 100 a page with `next` links): the actions list sends every object
+   * to one request with a large `limit`, and no `next` links (`byCount`).
+   */
+  readonly paging?: Paging;
   /** The client's budget its requests draw from (insights: `events`, the ClickHouse throttles). */
   readonly budget?: RequestSpec["budget"];
   /** Every answer, before anything else reads it. */
@@ -60,6 +65,7 @@ export function modelApi<A extends { id: unknown }>(
         { ...model.listQuery, ...query },
         model.shapes.page,
         model.budget,
+        model.paging,
       );
       return all.map(seen);
     },

@@ -170,8 +170,11 @@ function linksIn<T extends FieldTable>(
     for (const { spec, node } of findReferences(value, f.references)) {
       const name = node[spec.name];
       const id = node[spec.id];
-      if (typeof name === "string") named.add(`${spec.kind}\u0000${name}`);
-      else if (id !== undefined) named.add(`${spec.kind}\u0000#${String(id)}`);
+      const names = spec.list && Array.isArray(name) ? name : [name];
+      const ids = spec.list && Array.isArray(id) ? id : [id];
+      if (names.some((n) => typeof n === "string")) {
+        for (const n of names) named.add(`${spec.kind}\u0000${String(n)}`);
+      } else for (const i of ids) if (i !== undefined) named.add(`${spec.kind}\u0000#${String(i)}`);
     }
   }
   return links.filter((l) => named.has(`${l.kind}\u0000${l.name}`) || named.has(`${l.kind}\u0000#${l.id}`));

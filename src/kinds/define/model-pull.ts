@@ -10,8 +10,8 @@ import type { Table } from "./table.js";
 /**
  * What `pull` writes for an id another object's value names: the name, when no other object of that
  * kind holds it and it is not empty. Its own kind's from its list; a kind pulled together from the
- * registry's list of it; a kind the registry lacks from the model's `foreign` reader. A kind whose
- * names must be declared (a tile's insight) is named only when it is pulled too.
+ * registry's list of it (pulled or not); a kind the registry lacks from the model's `foreign` reader.
+ * A kind whose names must be declared (a tile's insight) is named only when it is pulled too.
  */
 export async function pullNames<T extends FieldTable>(
   own: string,
@@ -20,10 +20,13 @@ export async function pullNames<T extends FieldTable>(
   context: PullContext | undefined,
   table: Table<T>,
 ): Promise<(kind: string, id: number | string) => string | undefined> {
+  // A name that must be declared (a tile's insight) is written only when its kind is pulled too.
+  const declaredOnly = new Set(table.references.filter((s) => s.declaredOnly).map((s) => s.kind));
   const kinds = [...new Set(table.references.map((s) => s.kind))];
   const lists = new Map<string, readonly LiveObject[]>();
   for (const kind of kinds) {
-    const pulled = kind === own ? undefined : context?.live?.(kind);
+    const elsewhere = declaredOnly.has(kind) && context?.kinds.includes(kind) !== true;
+    const pulled = kind === own || elsewhere ? undefined : context?.live?.(kind);
     if (kind === own) lists.set(kind, [...live, ...(foreign[kind] ?? [])]);
     else if (pulled !== undefined) lists.set(kind, await pulled);
     else if (foreign[kind] !== undefined) lists.set(kind, foreign[kind]);

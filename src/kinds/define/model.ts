@@ -177,7 +177,37 @@ export function defineModel<
     hooks,
   });
 
+  /**
+   * Where the service reads soft-deleted objects by id (`readsDeleted`) and the kind reads nothing
+   * else: the list, and each pinned id the list lacks, by id (soft-deleted, it is restored).
+   */
+  const withPins = async (client: ServiceClient, project: number, pinned: readonly number[], list: L[]) => {
+    const ids = new Set(list.map((o) => String(o.id)));
+    const found = await Promise.all(
+      pinned.filter((id) => !ids.has(String(id))).map((id) => get(client, project, id)),
+    );
+    return { objects: [...list, ...found.filter((o) => o !== undefined)] } as unknown as K;
+  };
+  const pinReads: Pick<KindHooks<T, L, D, K>, "read" | "reread"> = spec.readsDeleted &&
+  hooks.read === undefined
+    ? {
+        async read(client, project, declared, _run, list, scope) {
+          const pinned =
+            scope === undefined ? declared.flatMap((d) => (typeof d.id === "number" ? [d.id] : [])) : [];
+          return { live: await withPins(client, project, pinned, await list()), read: { pinned } };
+        },
+        async reread(client, project, read, _run, list) {
+          const pinned = (read as { pinned?: unknown } | null)?.pinned;
+          if (!Array.isArray(pinned) || !pinned.every((id) => Number.isSafeInteger(id) && id > 0)) {
+            throw new UserError(`the saved plan's record of what was read for ${words.many} is damaged`);
+          }
+          return withPins(client, project, pinned as number[], await list());
+        },
+      }
+    : {};
+
   const kindHooks: KindHooks<T, L, D, K> = {
+    ...pinReads,
     ...hooks,
     plan: planner.plan,
     prune: planner.prune,

@@ -25,6 +25,12 @@ export interface ReferenceSpec {
   readonly fixed?: Readonly<Record<string, unknown>>;
   /** How the service writes the id: a number (default) or a string (a flag condition's `"12"`). */
   readonly idType?: "number" | "string";
+  /**
+   * The keys hold lists: `name` a list of names, `id` a list of ids (a cohort breakdown's
+   * `breakdown: [12, 13]`, written `cohort: [Beta testers, Staff]`). A list is named by name only
+   * when every id in it has a name.
+   */
+  readonly list?: boolean;
   /** How messages name the object: `flag` (default: the kind's name, `_` as a space). */
   readonly word?: string;
   /** How messages say the declaration refers to it: `{ one: "depends on", many: "depend on" }`. */
@@ -129,6 +135,7 @@ export function declaredReferences(
 ): DeclaredReference[] {
   return findReferences(value, specs).flatMap(({ spec, node, path }): DeclaredReference[] => {
     const where = `${base}/${path.map(pointerSegment).join("/")}`.replace(/\/$/, "");
+    if (spec.list) return listReferences(spec, node, where, at);
     const name = node[spec.name];
     if (typeof name === "string" || (spec.name === spec.id && typeof name === "number")) {
       const pointer = `${where}/${pointerSegment(spec.name)}`;
@@ -138,6 +145,29 @@ export function declaredReferences(
     if (spec.name !== spec.id && (typeof id === "number" || typeof id === "string")) {
       const pointer = `${where}/${pointerSegment(spec.id)}`;
       return [{ kind: spec.kind, id, pointer, source: at(pointer) }];
+    }
+    return [];
+  });
+}
+
+/** The references of a list-valued place: each name (or, without names, each raw id) at its index. */
+function listReferences(
+  spec: ReferenceSpec,
+  node: Json,
+  where: string,
+  at: (pointer: string) => DeclaredReference["source"],
+): DeclaredReference[] {
+  const names = node[spec.name];
+  const key = Array.isArray(names) ? spec.name : spec.id;
+  const values = node[key];
+  if (!Array.isArray(values)) return [];
+  return values.flatMap((value, i): DeclaredReference[] => {
+    const pointer = `${where}/${pointerSegment(key)}/${i}`;
+    if (key === spec.name && typeof value === "string") {
+      return [{ kind: spec.kind, name: value, pointer, source: at(pointer) }];
+    }
+    if (key === spec.id && (typeof value === "number" || typeof value === "string")) {
+      return [{ kind: spec.kind, id: value, pointer, source: at(pointer) }];
     }
     return [];
   });
@@ -158,6 +188,10 @@ export function withNames(
   const out = copy(value);
   for (const { spec, node } of findReferences(out, specs)) {
     if (options.desired && (spec.name === spec.id || node[spec.name] !== undefined)) continue;
+    if (spec.list) {
+      nameList(spec, node, nameOf, options.unknown);
+      continue;
+    }
     const id = node[spec.id];
     if (typeof id !== "number" && typeof id !== "string") continue;
     for (const key of Object.keys(spec.fixed ?? {})) if (key !== spec.id) delete node[key];
@@ -169,6 +203,25 @@ export function withNames(
     replaceKey(node, spec.id, spec.name, name);
   }
   return out;
+}
+
+/**
+ * A list of ids named by name: every id with a name (or, `unknown`, its stand-in for those without);
+ * else the ids stay (the fixed keys dropped).
+ */
+function nameList(
+  spec: ReferenceSpec,
+  node: Json,
+  nameOf: (kind: string, id: number | string) => string | undefined,
+  unknown: ((id: number | string) => unknown) | undefined,
+): void {
+  const ids = node[spec.id];
+  for (const key of Object.keys(spec.fixed ?? {})) if (key !== spec.id) delete node[key];
+  if (!Array.isArray(ids)) return;
+  const names = ids.map((id) =>
+    typeof id === "number" || typeof id === "string" ? (nameOf(spec.kind, id) ?? unknown?.(id)) : undefined,
+  );
+  if (names.every((n) => n !== undefined)) replaceKey(node, spec.id, spec.name, names);
 }
 
 /** Puts `value` under `to` where `from` stood (the keys' order kept), `from` removed. */
@@ -194,6 +247,17 @@ export function withIds(
   const out = copy(value);
   for (const { spec, node } of findReferences(out, specs)) {
     const name = node[spec.name];
+    if (spec.list) {
+      if (Array.isArray(name) && node[spec.id] === undefined) {
+        const written = name.map((n) => {
+          const id = idOf(spec.kind, String(n));
+          return spec.idType === "string" ? String(id) : Number(id);
+        });
+        replaceKey(node, spec.name, spec.id, written);
+      }
+      Object.assign(node, spec.fixed ?? {});
+      continue;
+    }
     const named = typeof name === "string" && (spec.name === spec.id || node[spec.id] === undefined);
     if (named) {
       const id = idOf(spec.kind, name);

@@ -1,5 +1,5 @@
 /**
- * What the service answers about feature flags and cohorts (service-api.md §10; neither is in the
+ * What the service answers about feature flags (service-api.md §10; it is not in the
  * OpenAPI subset): each answer's type, as the real service sends it (only the fields the tool reads or
  * writes are typed precisely), and its shape, checked before anything reads it (SPEC §8; the words and
  * the rules of shapes are src/service/shapes.ts's). The shapes are narrowed to what the kind reads: the
@@ -39,14 +39,6 @@ export interface FeatureFlag {
   last_modified_by?: UserBasic | null;
 }
 
-/** A cohort, as far as flags name it: its id and name. */
-export interface Cohort {
-  id: number;
-  name: string;
-  deleted?: boolean;
-  is_static?: boolean;
-}
-
 const { obj, str, strOrNull, int, list } = answerTypes;
 const bool = answerTypes.bool;
 const boolOrNull = { type: ["boolean", "null"] };
@@ -77,6 +69,4 @@ export const FLAG_ANSWERS = {
   featureFlagPage: listPage(featureFlag),
   /** One flag: retrieve, create, PATCH and the lifecycle actions. */
   featureFlag: { schema: featureFlag },
-  /** A page of the cohort list: what resolving a name needs. */
-  cohortPage: listPage(obj({ id: int, name: strOrNull }, ["id", "name"])),
 } as const satisfies Record<string, AnswerShape>;

@@ -3,8 +3,8 @@
  * (../define/model.ts) identified by `key` (or a pinned `id`), with its field table (fields.ts: the
  * filters a nested value naming flags and cohorts, references.ts) and hooks for what a table cannot
  * say: the offline checks and secrets of encrypted payloads (checks.ts, declare.ts), the reads
- * besides the flag list (live.ts: archived flags, pinned soft-deleted ones, cohorts, only when the
- * files need them), guards, preconditions and apply order (plan.ts), the requests' bodies and the
+ * besides the flag list (live.ts: archived flags and pinned soft-deleted ones, only when the files
+ * need them), guards, preconditions and apply order (plan.ts), the requests' bodies and the
  * whole filters an update sends (verbs.ts, lifecycle.ts), and pull (pull.ts).
  *
  * Reading a project's flags is flag usage to the service (its list endpoint counts as such), so a
@@ -21,7 +21,7 @@ import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { asLive, flagDetails, type LiveFlag, type LiveFlags, readFlags, rereadFlags } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
 import { flagAction, flagExtras } from "./plan.js";
-import { generatedForFlag, staticCohorts } from "./promote.js";
+import { generatedForFlag } from "./promote.js";
 import { pullForeign } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
 import { FEATURE_FLAG_SCOPES } from "./scopes.js";
@@ -85,7 +85,6 @@ export const flagModel = defineModel<typeof flagFields.fields, FeatureFlag, Live
       action: flagAction,
       extras: flagExtras,
       foreign: pullForeign,
-      staticObjects: staticCohorts,
       generated: generatedForFlag,
     },
   },
@@ -93,6 +92,6 @@ export const flagModel = defineModel<typeof flagFields.fields, FeatureFlag, Live
 
 export const featureFlagKind = flagModel.kind;
 
-export type { Cohort, FeatureFlag } from "./answers.js";
+export type { FeatureFlag } from "./answers.js";
 export type { DesiredFlag } from "./fields.js";
 export type { LiveFlag, LiveFlags } from "./live.js";

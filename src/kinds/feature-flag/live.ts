@@ -2,12 +2,12 @@
  * A project's live flags, read with the fewest requests for what the files declare (SPEC §6): the flag
  * list (100 a page); the archived flags (a list of their own) only when a declaration is missing from
  * it, declares `archived`, or depends on a flag it lacks; a pinned id found in neither by id (a
- * soft-deleted flag, which the service still reads by id); the cohorts only when a file names one by
- * name (they are no kind yet: `foreign`, what the kit resolves cohort names against).
+ * soft-deleted flag, which the service still reads by id). The cohorts a flag names are the cohort
+ * kind's (the read stage reads them when a declaration names one by name).
  * A change-scoped read (SPEC §3 "Change-scoped plans") reads the change's flags and the flags they
  * depend on by key and id instead (the model's search: archived ones included), never a list of flags; besides
  * them, the flags their live conditions name that were not read, by id (so the plan names them by
- * key, as the full plan does), and the cohorts when the change names one.
+ * key, as the full plan does).
  * Live objects carry their key as `name` (the planner matches identities by `name`); the service's
  * `name`, the flag's description, is kept as `description`.
  */
@@ -19,10 +19,10 @@ import type { ReadScope } from "../../read/kinds.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import { findReferences } from "../define/references.js";
-import type { Cohort, FeatureFlag } from "./answers.js";
+import type { FeatureFlag } from "./answers.js";
 import { FEATURE_FLAG } from "./name.js";
 import { FLAG_CONDITIONS } from "./references.js";
-import { cohortsApi, featureFlagsApi } from "./service.js";
+import { featureFlagsApi } from "./service.js";
 
 /** What the reads need of a declared flag (fields.ts's `DesiredFlag`). */
 type DeclaredFlag = Declared & { id?: number; archived?: boolean };
@@ -40,8 +40,6 @@ export interface LiveFlags extends LiveKind {
    * archived flag is hidden from the service's list, and from --prune).
    */
   referable: LiveFlag[];
-  /** The project's cohorts (`cohort`), read only when a file names one by name. */
-  foreign?: Record<string, Cohort[]>;
 }
 
 /** What was read besides the flag list, so that `apply --plan` reads exactly the same again. */
@@ -49,7 +47,6 @@ export interface FlagReads {
   archived: boolean;
   /** Pinned ids in neither list, read one by one. */
   pinned: number[];
-  cohorts: boolean;
   declared: string[];
   /** Every pinned id the files declare (an archived flag is kept only when declared by key or pin). */
   pins: number[];
@@ -75,10 +72,6 @@ export function dependencyIds(flag: Pick<FeatureFlag, "filters">): string[] {
 const flagsNamed = (d: Declared) =>
   (d.refs ?? []).flatMap((r) => (r.kind === FEATURE_FLAG && r.name !== undefined ? [r.name] : []));
 
-/** A declaration names a cohort by name: the project's cohorts are read to resolve it. */
-const namesCohorts = (d: Declared) =>
-  !d.deleted && (d.refs ?? []).some((r) => r.kind === "cohort" && r.name !== undefined);
-
 function reads(
   declared: readonly DeclaredFlag[],
   objects: readonly LiveFlag[],
@@ -92,11 +85,7 @@ function reads(
       (d.id !== undefined ? !ids.has(d.id) : !keys.has(d.name)) ||
       flagsNamed(d).some((key) => !keys.has(key) && !declaredKeys.has(key)),
   );
-  return {
-    archived,
-    cohorts: declared.some(namesCohorts),
-    declared: [...declaredKeys],
-  };
+  return { archived, declared: [...declaredKeys] };
 }
 
 /** One flag by id, soft-deleted or archived; undefined when the service has none. */
@@ -133,7 +122,6 @@ async function withDetails(
     declared: read.declared,
     referable: [...archived.filter((f) => !isDeclared(f)), ...found(linked)],
   };
-  if (read.cohorts) live.foreign = { cohort: await cohortsApi(client).listAll(project) };
   return live;
 }
 
@@ -146,8 +134,7 @@ function dependencyNumbers(flag: Pick<FeatureFlag, "filters">): number[] {
 
 /**
  * What a change-scoped read reads besides its objects (found by key and id already, archived and
- * soft-deleted ones included): the flags the change's live flags depend on that it did not find, and
- * the cohorts when the change names one by name.
+ * soft-deleted ones included): the flags the change's live flags depend on that it did not find.
  */
 function scopedReads(declared: readonly DeclaredFlag[], objects: readonly LiveFlag[]): FlagReads {
   const keys = new Set(declared.map((d) => d.name));
@@ -160,7 +147,6 @@ function scopedReads(declared: readonly DeclaredFlag[], objects: readonly LiveFl
   return {
     archived: false,
     pinned: [],
-    cohorts: declared.some(namesCohorts),
     declared: [...keys],
     pins: [...pins],
     linked: [...new Set(linked)],
@@ -204,7 +190,6 @@ export async function rereadFlags(
     r !== null &&
     typeof r === "object" &&
     typeof r.archived === "boolean" &&
-    typeof r.cohorts === "boolean" &&
     ids(r.pinned) &&
     ids(r.pins) &&
     (r.linked === undefined || ids(r.linked)) &&

@@ -5,6 +5,9 @@
  * per project into `requires`):
  *
  * - a create whose filters declare no release condition is refused by the service: a plan error;
+ * - a create or update that targets a cohort filtering on what people did (a behavioral condition,
+ *   itself or through a dynamic cohort it contains) is refused by the service: a plan error at the
+ *   reference (the cohort kind's usage.ts judges it, declared cohorts as declared);
  * - an update carries its preconditions for the service's version check (`version`, and in
  *   `original_flag` the stored values of the changed fields it compares, a changed `filters` whole),
  *   runs after the flags it depended on when planned (when it brings the flag up) or after the flags
@@ -16,6 +19,7 @@
 import type { KindPlanContext } from "../../plan/kinds.js";
 import type { Action, FieldChange } from "../../plan/types.js";
 import { isPlainObject } from "../../plan/values.js";
+import { flagCohortProblem } from "../cohort/usage.js";
 import type { ModelActionContext } from "../define/model.js";
 import { createNote, createProblem } from "./checks.js";
 import { plainOverEncrypted } from "./compare.js";
@@ -36,6 +40,7 @@ export function flagAction(action: Action, about: About): Action | undefined {
     case "create":
       return create(action, about);
     case "update":
+      if (!cohortsAccepted(action, about)) return undefined;
       return live ? update(action, about.desired, live, ctx) : action;
     case "restore":
       return {
@@ -58,7 +63,34 @@ export function flagAction(action: Action, about: About): Action | undefined {
   }
 }
 
-function create(action: Action, { desired, ctx }: About): Action | undefined {
+/**
+ * The cohorts the action's filters target that the service refuses in a flag (a behavioral cohort,
+ * itself or through a dynamic cohort it contains): an error at each reference; true when there is none.
+ */
+function cohortsAccepted(action: Action, { desired, ctx }: About): boolean {
+  const owner = `feature flag "${desired?.name}"`;
+  let ok = true;
+  for (const link of action.requires ?? []) {
+    if (link.kind !== "cohort") continue;
+    const problem = flagCohortProblem(owner, link, ctx.others);
+    if (problem === undefined) continue;
+    ok = false;
+    const ref = desired?.refs?.find(
+      (r) =>
+        r.kind === "cohort" &&
+        (r.name === link.name || (r.id !== undefined && String(r.id) === String(link.id))),
+    );
+    ctx.sink.errors.push({
+      message: problem,
+      ...(ref ? { source: ref.source } : desired ? { source: desired.source } : {}),
+    });
+  }
+  return ok;
+}
+
+function create(action: Action, about: About): Action | undefined {
+  const { desired, ctx } = about;
+  if (!cohortsAccepted(action, about)) return undefined;
   const problem = createProblem(desired?.filters, `feature flag "${desired?.name}"`);
   if (problem !== undefined) {
     ctx.sink.errors.push({ message: problem, ...(desired ? { source: desired.source } : {}) });

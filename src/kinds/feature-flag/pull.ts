@@ -9,7 +9,7 @@
  * an encrypted payload as a `${NAME}` placeholder: its live value is never written.
  *
  * Archived flags, which the service's list hides, are not pulled; the archived list is read only to
- * name a flag a pulled flag depends on. The cohorts are read only when a flag has a cohort condition.
+ * name a flag a pulled flag depends on. Cohorts are named from the cohort kind's list.
  */
 import type { LiveObject } from "../../plan/types.js";
 import { Placeholder } from "../../pull/kinds.js";
@@ -21,7 +21,7 @@ import type { LiveFlag } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
 import { FLAG_REFERENCES } from "./references.js";
 import { FILTER_KEYS, GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
-import { cohortsApi, featureFlagsApi } from "./service.js";
+import { featureFlagsApi } from "./service.js";
 
 /** The variable an encrypted payload's placeholder names: `<KEY>_PAYLOAD_<PAYLOAD KEY>`, upper-case. */
 export function payloadVariable(flagKey: string, payloadKey: string): string {
@@ -93,9 +93,8 @@ export function pullFilters(live: Json, flag: Readonly<Record<string, unknown>>)
 }
 
 /**
- * The objects pulled flags name that the flag list does not hold: the archived flags when a condition
- * names a flag the list lacks, the project's cohorts when a condition names one (cohorts are no kind
- * yet). Read only when needed.
+ * The objects pulled flags name that the flag list does not hold: the archived flags, when a condition
+ * names a flag the list lacks (read only then). Cohorts are the cohort kind's, named from its list.
  */
 export async function pullForeign(
   client: ServiceClient,
@@ -107,13 +106,6 @@ export async function pullForeign(
   const unknownFlag = named.some(
     ({ spec, node }) => spec.kind === FEATURE_FLAG && !ids.has(String(node[spec.id])),
   );
-  const cohort = named.some(({ spec }) => spec.kind === "cohort");
-  const [archived, cohorts] = await Promise.all([
-    unknownFlag ? featureFlagsApi(client).listAll(project, true) : [],
-    cohort ? cohortsApi(client).listAll(project) : [],
-  ]);
-  return {
-    [FEATURE_FLAG]: archived.map((f) => ({ id: f.id, name: f.key })),
-    ...(cohort ? { cohort: cohorts } : {}),
-  };
+  const archived = unknownFlag ? await featureFlagsApi(client).listAll(project, true) : [];
+  return { [FEATURE_FLAG]: archived.map((f) => ({ id: f.id, name: f.key })) };
 }

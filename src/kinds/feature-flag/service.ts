@@ -4,14 +4,13 @@
  * key reads in plain text, handed to the run's scrubber before anything else sees them: the list (100
  * a page; every list made with a personal API key counts as flag usage on the service), the exact,
  * case-insensitive `?key=` lookup (right before a create and for change-scoped reads), the list's size,
- * one flag by id (soft-deleted ones included), create, PATCH, the lifecycle actions, and the project's
- * cohorts (read once, only when a file names cohorts). Creates are never repeated after they may have
+ * one flag by id (soft-deleted ones included), create, PATCH and the lifecycle actions. Creates are never repeated after they may have
  * reached the service; PATCHes and the lifecycle actions (idempotent) are retried.
  */
 import type { ServiceClient } from "../../service/index.js";
 import { type ProjectId, projectPath, segment as seg } from "../../service/query.js";
 import { type ModelEndpoints, modelApi } from "../define/model-api.js";
-import { FLAG_ANSWERS as A, type Cohort, type FeatureFlag } from "./answers.js";
+import { FLAG_ANSWERS as A, type FeatureFlag } from "./answers.js";
 
 export type LifecycleAction = "enable" | "disable" | "archive" | "unarchive";
 
@@ -117,15 +116,6 @@ export function featureFlagsApi(client: ServiceClient) {
         expect: A.featureFlag,
       });
       return hideEncryptedPayloads(client, answer);
-    },
-  };
-}
-
-export function cohortsApi(client: ServiceClient) {
-  return {
-    /** Every cohort of the project (not deleted): names resolve against these. */
-    listAll(project: ProjectId): Promise<Cohort[]> {
-      return client.listAll<Cohort>(projectPath(project, "cohorts/"), {}, A.cohortPage);
     },
   };
 }

@@ -3,7 +3,7 @@
  * description and tags are compared and sent by the table; the query is a nested value compared on
  * the declared keys after both sides went through the service's schema upgrades (its codec, so what
  * the service adds or rewrites is never a change; a change shows a diff), and sent in its upgraded
- * form. Which dashboards show the insight is not a field: the dashboards' `tiles:` decide it.
+ * form; the actions and cohorts it names go by name (references.ts). Which dashboards show the insight is not a field: the dashboards' `tiles:` decide it.
  */
 import {
   compareQuery,
@@ -17,6 +17,7 @@ import { type DesiredOf, field, fieldTable, flag, integer, json, tags, text } fr
 import { normaliseText } from "../shared/normalise.js";
 import { textChange } from "../shared/text-diff.js";
 import { declareQuery, queryToSend } from "./query.js";
+import { INSIGHT_REFERENCES } from "./references.js";
 import { querySchema } from "./schema.js";
 
 export type QueryValue = Record<string, unknown>;
@@ -42,6 +43,7 @@ export const insightFields = fieldTable({
   /** Compared on the declared keys after the upgrades, one change with a diff; sent upgraded. */
   query: json<QueryValue>(querySchema, {
     declare: (value, at) => declareQuery(value, at.ctx, at.pointer),
+    references: INSIGHT_REFERENCES,
     normalise: (value) => (value === null || value === undefined ? null : upgradedForComparison(value)),
     send: (value) => queryToSend(value as QueryValue),
     codec: { whole: true, compare: (declared, live) => queryChanges(declared, live) },

@@ -10,6 +10,8 @@ import type { Json } from "posthog-gitops-shared/queries/python";
 import { QueryUpgradeError, upgradeQuery } from "posthog-gitops-shared/queries/upgrade";
 import type { ObjectContext } from "../../config/context.js";
 import { didYouMean } from "../../config/suggest.js";
+import { withIds } from "../define/references.js";
+import { INSIGHT_REFERENCES } from "./references.js";
 
 /** A problem's message, naming the field as the file writes it. */
 function describe(problem: QueryProblem, field: string, owner: string): string {
@@ -63,7 +65,9 @@ export function declareQuery(
   pointer = "/query",
 ): Record<string, unknown> | undefined {
   const query = ctx.deep(pointer, value) as Record<string, unknown>;
-  return checkQuery(query, ctx, pointer) ? query : undefined;
+  // The actions and cohorts it names by name stand where the service takes ids: checked as ids.
+  const asSent = withIds(query, INSIGHT_REFERENCES, () => 0);
+  return checkQuery(asSent, ctx, pointer) ? query : undefined;
 }
 
 /**

@@ -2,8 +2,9 @@
 
 import { FLAG_IDS } from "posthog-gitops-emulator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cohortsApi } from "../../../src/kinds/cohort/service.js";
 import { FLAG_ANSWERS } from "../../../src/kinds/feature-flag/answers.js";
-import { cohortsApi, featureFlagsApi, payloadForms } from "../../../src/kinds/feature-flag/service.js";
+import { featureFlagsApi, payloadForms } from "../../../src/kinds/feature-flag/service.js";
 import { ServiceClient } from "../../../src/service/client.js";
 import { ServiceError, UnexpectedAnswerError } from "../../../src/service/errors.js";
 import { P, useEmulator } from "../../support/emulator.js";
