@@ -1,11 +1,14 @@
 /**
  * Writes the published JSON Schemas from the code that defines them: schemas/config.schema.json
- * (composed from the registry's kinds, with what files serving environments may hold besides), schemas/plan.schema.json, schemas/apply.schema.json,
- * schemas/promote.schema.json (their actions from the kinds' verbs), and the envelopes of several
- * environments, schemas/plan-environments.schema.json and schemas/apply-environments.schema.json.
- * `npm run schemas`; a test keeps the committed files equal to what this writes.
+ * (composed from the registry's kinds, with what files serving environments may hold besides),
+ * schemas/plan.schema.json, schemas/apply.schema.json, schemas/promote.schema.json (their actions from
+ * the kinds' verbs), the envelopes of several environments, schemas/plan-environments.schema.json and
+ * schemas/apply-environments.schema.json, and the file `plan --out` writes,
+ * schemas/saved-plan.schema.json. `npm run schemas`; a test keeps the committed files equal to what
+ * this writes.
  */
 import { writeFileSync } from "node:fs";
+import { savedPlanSchema } from "../src/apply/saved-plan.js";
 import { applySchema } from "../src/apply/schema.js";
 import { publishedSchema } from "../src/config/published-schema.js";
 import { KINDS } from "../src/kinds/index.js";
@@ -20,6 +23,7 @@ export const GENERATED: Record<string, unknown> = {
   "schemas/promote.schema.json": promoteSchema(KINDS),
   "schemas/plan-environments.schema.json": planEnvironmentsSchema(KINDS),
   "schemas/apply-environments.schema.json": applyEnvironmentsSchema(KINDS),
+  "schemas/saved-plan.schema.json": savedPlanSchema(KINDS),
 };
 
 export function schemaText(value: unknown): string {

@@ -7,7 +7,7 @@
  * schemas/apply-environments.schema.json; the envelope's version is `ENVELOPE_FORMAT_VERSION`.
  */
 import { applySchema } from "../apply/schema.js";
-import { planSchema } from "../plan/schema.js";
+import { embedSchema as embedded, planSchema } from "../plan/schema.js";
 import type { PlanVerb } from "../plan/verbs.js";
 import { ENVELOPE_FORMAT_VERSION } from "./environments.js";
 
@@ -63,20 +63,6 @@ function envelope(
     },
     $defs: { ...defs, section },
   };
-}
-
-/** Each `$defs` of a document's schema, and the document itself as one more, to embed it. */
-function embedded(schema: Record<string, unknown>, as: string): Record<string, unknown> {
-  const {
-    $schema: _schema,
-    title: _title,
-    $defs,
-    ...root
-  } = schema as Record<string, unknown> & {
-    $defs: Record<string, unknown>;
-  };
-  if (as in $defs) throw new Error(`schema definition "${as}" is taken`);
-  return { ...$defs, [as]: root };
 }
 
 export function planEnvironmentsSchema(kinds: Kinds): Record<string, unknown> {

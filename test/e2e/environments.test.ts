@@ -598,6 +598,12 @@ describe("single-project files beside the environments (a project that is no env
     standalone();
     const both = await cli(["plan", "--out", "all.json", "posthog"], DEFAULT);
     expect(both.code, both.stderr).toBe(0);
+    const file = envelope(readFileSync(join(h.dir, "all.json"), "utf8"), "saved-plan");
+    expect(file.environments.map((s: Json) => s.environment ?? s.plan.projects)).toEqual([
+      "staging",
+      "production",
+      [22222],
+    ]);
     const wrong = await cli(["apply", "--plan", "all.json", "--project", "12345", "--auto-approve"], DEFAULT);
     expect(wrong.stderr).toContain("--project 12345 is environment production's project");
     const applied = await cli(["apply", "--plan", "all.json", "--auto-approve"], DEFAULT);
