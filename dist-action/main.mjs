@@ -62864,7 +62864,7 @@ function planSchema(kinds) {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "posthog-gitops plan",
-    description: "The output of `posthog-gitops plan --format json` and the file written by `plan --out`. A plan never holds a secret value: secret fields are SecretRefs.",
+    description: "The output of `posthog-gitops plan --format json`, and the `plan` of a file written by `plan --out` (saved-plan.schema.json). A plan never holds a secret value: secret fields are SecretRefs.",
     type: "object",
     required: ["format_version", "created_at", "projects", "actions", "notes", "fingerprints", "summary"],
     additionalProperties: false,
@@ -63362,6 +63362,16 @@ function sideRules(verbs) {
     };
   });
 }
+function embedSchema(schema, as) {
+  const {
+    $schema: _schema,
+    title: _title,
+    $defs,
+    ...root
+  } = schema;
+  if ($defs !== void 0 && as in $defs) throw new Error(`schema definition "${as}" is taken`);
+  return { ...$defs, [as]: root };
+}
 var init_schema6 = __esm({
   "src/plan/schema.ts"() {
     "use strict";
@@ -63382,67 +63392,105 @@ function savedPlansText(saved) {
   return `${JSON.stringify({ saved_plan_version: SAVED_PLAN_VERSION, environments }, null, 2)}
 `;
 }
-function savedValidator(kinds) {
-  let validateSaved = validators.get(kinds);
-  if (!validateSaved) {
-    const ajv2 = new import__2.Ajv2020({ allErrors: false, strict: false });
-    import_ajv_formats.default.default(ajv2);
-    ajv2.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
-    const strings = { type: "array", items: { type: "string" } };
-    validateSaved = ajv2.compile({
-      type: "object",
-      required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
-      properties: {
-        saved_plan_version: { const: SAVED_PLAN_VERSION },
-        tool_version: { type: "string" },
-        environment: { type: "string" },
-        host: { type: "string" },
-        options: {
+function savedPlanSchema(kinds) {
+  const strings = { type: "array", items: { type: "string" } };
+  const version = {
+    const: SAVED_PLAN_VERSION,
+    description: "Bumped on any incompatible change; a plan saved by another version is made again."
+  };
+  const saved = {
+    type: "object",
+    description: "One plan, bound to what made it: apply --plan refuses it when any of these changed, and sends only what it plans again from the same files and live state.",
+    required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
+    // Never also the list of several: a file is one or the other.
+    not: { required: ["environments"] },
+    properties: {
+      saved_plan_version: version,
+      tool_version: { type: "string", description: "The version of posthog-gitops that made it." },
+      environment: {
+        type: "string",
+        description: "The environment it was made for (SPEC §9): apply --plan applies it there only. Absent for single-project files, bound by their project."
+      },
+      host: { type: "string", description: "The service it was made against (origin)." },
+      options: {
+        type: "object",
+        description: "The planner's options it was made with; apply plans again with the same.",
+        required: ["prune", "force", "rotateSecrets"],
+        properties: {
+          prune: { type: "boolean" },
+          force: { type: "boolean" },
+          rotateSecrets: { type: "boolean" },
+          targets: strings,
+          scope: strings
+        }
+      },
+      config: {
+        type: "object",
+        description: "The configuration it came from: the paths given to plan, and sha256 of each file read.",
+        required: ["paths", "digests"],
+        properties: {
+          paths: strings,
+          digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
+        }
+      },
+      plan: { $ref: "#/$defs/plan", description: "The plan, as plan.schema.json describes it." },
+      reads: {
+        type: "array",
+        description: "What was read of the live state, to read the same again.",
+        items: {
           type: "object",
-          required: ["prune", "force", "rotateSecrets"],
+          required: ["project", "kinds"],
           properties: {
-            prune: { type: "boolean" },
-            force: { type: "boolean" },
-            rotateSecrets: { type: "boolean" },
-            targets: strings,
-            scope: strings
-          }
-        },
-        config: {
-          type: "object",
-          required: ["paths", "digests"],
-          properties: {
-            paths: strings,
-            digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
-          }
-        },
-        plan: { $ref: "posthog-gitops:plan" },
-        reads: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["project", "kinds"],
-            properties: {
-              project: { type: "integer", minimum: 1 },
-              kinds: { type: "object" },
-              scope: {
+            project: { type: "integer", minimum: 1 },
+            kinds: { type: "object" },
+            scope: {
+              type: "object",
+              additionalProperties: {
                 type: "object",
-                additionalProperties: {
-                  type: "object",
-                  required: ["ids", "names", "pinnedElsewhere"],
-                  additionalProperties: false,
-                  properties: {
-                    ids: { type: "array", items: { type: ["integer", "string"] } },
-                    names: strings,
-                    pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
-                  }
+                required: ["ids", "names", "pinnedElsewhere"],
+                additionalProperties: false,
+                properties: {
+                  ids: { type: "array", items: { type: ["integer", "string"] } },
+                  names: strings,
+                  pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
                 }
               }
             }
           }
         }
       }
-    });
+    }
+  };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "posthog-gitops saved plan",
+    description: "The file `plan --out FILE` writes and `apply --plan FILE` applies: one saved plan, or, for several environments (and the single-project files beside them), `{saved_plan_version, environments: [...]}` with one saved plan each. Never holds a secret value.",
+    anyOf: [
+      { $ref: "#/$defs/saved" },
+      {
+        type: "object",
+        required: ["saved_plan_version", "environments"],
+        additionalProperties: false,
+        properties: {
+          saved_plan_version: version,
+          environments: {
+            type: "array",
+            minItems: 1,
+            items: { $ref: "#/$defs/saved" },
+            description: "One saved plan per section: an environment's names it."
+          }
+        }
+      }
+    ],
+    $defs: { ...embedSchema(planSchema(kinds), "plan"), saved }
+  };
+}
+function savedValidator(kinds) {
+  let validateSaved = validators.get(kinds);
+  if (!validateSaved) {
+    const ajv2 = new import__2.Ajv2020({ allErrors: false, strict: false });
+    import_ajv_formats.default.default(ajv2);
+    validateSaved = ajv2.compile(savedPlanSchema(kinds));
     validators.set(kinds, validateSaved);
   }
   return validateSaved;
@@ -63455,16 +63503,14 @@ async function readSavedPlans(file, kinds) {
     if (!(error2 instanceof SyntaxError)) throw fileError("read the saved plan", file, error2);
     throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
-  const version = data?.saved_plan_version;
-  const environments = data?.environments;
-  const list8 = Array.isArray(environments) ? environments : [data];
-  if (version !== SAVED_PLAN_VERSION || list8.length === 0 || !list8.every((s) => savedValidator(kinds)(s))) {
+  if (!savedValidator(kinds)(data)) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused"
     );
   }
-  return list8;
+  const environments = data.environments;
+  return Array.isArray(environments) ? environments : [data];
 }
 function checkBinding(saved, now) {
   const problems = [];
