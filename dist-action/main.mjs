@@ -3566,12 +3566,12 @@ function nowDate(clock) {
 var realSleep, systemClock;
 var init_clock = __esm({
   "packages/shared/src/clock.ts"() {
-    realSleep = (ms, signal) => new Promise((resolve19) => {
-      if (signal?.aborted) return resolve19();
+    realSleep = (ms, signal) => new Promise((resolve18) => {
+      if (signal?.aborted) return resolve18();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve19();
+        resolve18();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -7657,7 +7657,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve19.call(this, root, ref);
+      let _sch = resolve18.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7684,7 +7684,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve19(root, ref) {
+    function resolve18(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8548,7 +8548,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve19(baseURI, relativeURI, options) {
+    function resolve18(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8939,7 +8939,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve19,
+      resolve: resolve18,
       resolveComponent,
       equal,
       serialize,
@@ -12602,6 +12602,10 @@ function projectOf(data, file, options, diags) {
   }
   const project2 = data.project ?? defaultProject;
   if (project2 === void 0) {
+    if (options.noProject !== void 0) {
+      diags.error(file.path, 1, 1, options.noProject);
+      return void 0;
+    }
     const message = "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID";
     if (options.mode === "validate") diags.add("warning", file.path, 1, 1, `${message} (plan needs one)`);
     else diags.error(file.path, 1, 1, message);
@@ -13566,19 +13570,18 @@ function loadEnvironments(files, options) {
     const serves = servedBy(role, names ?? []);
     if (role.role === "shared" && serves.length > 1) checkNoIds(role.file, serves, kinds, diags);
   }
+  const { defaultProject: _project, defaultProjectFrom: _from, ...plain } = options;
   const singles = roles.flatMap((r) => r.role === "single" ? [r.file] : []);
-  const standalone = loadDocuments(singles, options, diags);
-  for (const file of singles) {
-    const project2 = file.data?.project;
-    const entry = entries.find((e) => e.project === project2);
-    const at2 = sourceOf(file, "/project", Object.hasOwn(file.data, "project") ? "value" : "key");
-    diags.error(
-      at2.file,
-      at2.line,
-      at2.column,
-      entry !== void 0 ? `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})` : "this file names no environment, and the files beside it serve environments: make it an overlay (overlay: NAME) or a shared file (environments: all), or keep another project's files in a folder of their own"
-    );
-  }
+  const { groups, loose } = groupSingles(singles, entries, diags);
+  const unplaced = loadDocuments(
+    loose,
+    {
+      ...plain,
+      noProject: "this file names no project, and the files beside it serve environments: make it a shared file (environments: all) or an overlay (overlay: NAME), or name the project it is for (project: N) if that project is no environment's"
+    },
+    diags
+  );
+  const standalone = [...groups].map(([project2, files2]) => loadStandalone(project2, files2, plain));
   const list8 = entries.map((entry) => {
     const own = new Diagnostics();
     const serving = (role) => servedBy(role, names ?? []).includes(entry.name);
@@ -13593,7 +13596,7 @@ function loadEnvironments(files, options) {
       diags: own
     });
     applyVariables(document, entry, kinds, declaration.file.path, own);
-    const loaded = loadDocuments([document], { ...options, label: ` in environment ${entry.name}` }, own);
+    const loaded = loadDocuments([document], { ...plain, label: ` in environment ${entry.name}` }, own);
     const paths = [
       declaration.file.path,
       ...shared.map((f) => f.path),
@@ -13622,17 +13625,19 @@ function loadEnvironments(files, options) {
   });
   const fileProblems = diags.sorted();
   const all = new Diagnostics();
-  for (const d of [...fileProblems, ...nameEnvironments(list8)])
+  for (const d of [
+    ...fileProblems,
+    ...nameEnvironments(list8),
+    ...standalone.flatMap((s) => s.config.diagnostics.filter((d2) => d2 !== s.config.secretsNote))
+  ])
     all.add(d.severity, d.file, d.line, d.column, d.message);
-  const note = mergedNote([standalone.secretsNote, ...list8.map((e) => e.config.secretsNote)]);
+  const configs = [...list8.map((e) => e.config), ...standalone.map((s) => s.config)];
+  const note = mergedNote([unplaced.secretsNote, ...configs.map((c) => c.secretsNote)]);
   const missing = [
-    .../* @__PURE__ */ new Set([
-      ...standalone.missingSecretVariables,
-      ...list8.flatMap((e) => e.config.missingSecretVariables)
-    ])
+    .../* @__PURE__ */ new Set([...unplaced.missingSecretVariables, ...configs.flatMap((c) => c.missingSecretVariables)])
   ].sort();
   return {
-    projects: standalone.projects,
+    projects: [...unplaced.projects, ...standalone.flatMap((s) => s.config.projects)],
     diagnostics: withNote(all.sorted(), note),
     ...note === void 0 ? {} : { secretsNote: note },
     missingSecretVariables: missing,
@@ -13645,9 +13650,49 @@ function loadEnvironments(files, options) {
     environments: {
       declaredIn: declaration?.file.path ?? "",
       list: list8,
-      diagnostics: withNote(fileProblems, standalone.secretsNote)
+      standalone,
+      diagnostics: withNote(fileProblems, unplaced.secretsNote)
     }
   };
+  function loadStandalone(project2, files2, load) {
+    const own = new Diagnostics();
+    const loaded = loadDocuments(files2, load, own);
+    const paths = files2.map((f) => f.path);
+    const config = {
+      projects: loaded.projects,
+      diagnostics: withNote(own.sorted(), loaded.secretsNote),
+      ...loaded.secretsNote === void 0 ? {} : { secretsNote: loaded.secretsNote },
+      missingSecretVariables: loaded.missingSecretVariables,
+      files: paths,
+      digests: Object.fromEntries(
+        paths.flatMap((p) => options.digests[p] ? [[p, options.digests[p]]] : [])
+      ),
+      objects: loaded.objects
+    };
+    return { name: `project ${project2}`, project: project2, config };
+  }
+}
+function groupSingles(singles, entries, diags) {
+  const groups = /* @__PURE__ */ new Map();
+  const loose = [];
+  for (const file of singles) {
+    const data = file.data;
+    const project2 = data !== null && typeof data === "object" ? data.project : void 0;
+    const entry = entries.find((e) => e.project === project2);
+    if (entry !== void 0) {
+      const at2 = sourceOf(file, "/project", "value");
+      diags.error(
+        at2.file,
+        at2.line,
+        at2.column,
+        `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})`
+      );
+    }
+    if (entry === void 0 && typeof project2 === "number" && Number.isSafeInteger(project2) && project2 > 0) {
+      groups.set(project2, [...groups.get(project2) ?? [], file]);
+    } else loose.push(file);
+  }
+  return { groups: new Map([...groups].sort(([a], [b]) => a - b)), loose };
 }
 function nameEnvironments(list8) {
   const key2 = (d) => `${d.file}\0${d.line}\0${d.column}\0${d.severity}\0${d.message}`;
@@ -24628,8 +24673,8 @@ var init_model_api = __esm({
 function modelPlanner(parts) {
   const { table, words: words3, verbs, hooks } = parts;
   const hasTags = Object.hasOwn(table.fields, "tags");
-  const decorate2 = (action2, about) => hooks.action ? hooks.action(action2, about) : action2;
-  const softDelete3 = (live, ref, about) => decorate2(makeAction(verbs.softDelete, ref, { before: table.state(live) }), about);
+  const decorate = (action2, about) => hooks.action ? hooks.action(action2, about) : action2;
+  const softDelete3 = (live, ref, about) => decorate(makeAction(verbs.softDelete, ref, { before: table.state(live) }), about);
   const isGone = (live) => live?.deleted === true;
   function plan(desired, live, ref, ctx) {
     const owner = `${words3.one} "${desired.name}"`;
@@ -24653,15 +24698,15 @@ function modelPlanner(parts) {
         return;
       }
       if (desired.id !== void 0) {
-        push(decorate2(restoreAction(ref, desired.id), about));
+        push(decorate(restoreAction(ref, desired.id), about));
         const warning = `the live values are unknown while the ${words3.one} is deleted: apply ${parts.readBack ? "reads it back after the restore and sends the declared fields that differ" : "sends every declared field"}`;
-        push(decorate2(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
+        push(decorate(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
         hooks.extras?.(desired, void 0, ref, ctx, "restore", links);
         return;
       }
       const after = table.sent(desired);
       const created = push(
-        decorate2(
+        decorate(
           makeAction(verbs.create, ref, {
             after,
             changes: createChanges(table, after),
@@ -24677,7 +24722,7 @@ function modelPlanner(parts) {
       return;
     }
     if (isGone(live)) {
-      push(decorate2(restoreAction(ref, void 0), about));
+      push(decorate(restoreAction(ref, void 0), about));
     }
     const state = table.state(live);
     const names = nameOf(ctx);
@@ -24690,7 +24735,7 @@ function modelPlanner(parts) {
     if (changes2.length > 0) {
       const sides = updateSides(table, desired, changes2);
       const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
-      push(decorate2(makeAction(verbs.update, ref, { ...sides, changes: changes2, requires }), about));
+      push(decorate(makeAction(verbs.update, ref, { ...sides, changes: changes2, requires }), about));
     }
     toggles(state);
     hooks.extras?.(desired, live, ref, ctx, "update", links);
@@ -24701,7 +24746,7 @@ function modelPlanner(parts) {
         const now = current?.[key2] === true;
         if (now === wanted) continue;
         const verb = wanted ? f.toggles.on : f.toggles.off;
-        push(decorate2(makeAction(verb, ref, { before: { [key2]: now }, after: { [key2]: wanted } }), about));
+        push(decorate(makeAction(verb, ref, { before: { [key2]: now }, after: { [key2]: wanted } }), about));
       }
     }
   }
@@ -33364,12 +33409,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve18) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve19();
+      resolve18();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -36934,9 +36979,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve19, reject) => {
+          return new Promise((resolve18, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve19(data);
+              return err ? reject(err) : resolve18(data);
             });
           });
         }
@@ -36974,9 +37019,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve19, reject) => {
+          return new Promise((resolve18, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve19(data);
+              return err2 ? reject(err2) : resolve18(data);
             });
           });
         }
@@ -40482,8 +40527,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve19, reject) => {
-        res = resolve19;
+      const promise = new Promise((resolve18, reject) => {
+        res = resolve18;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -41909,12 +41954,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve18;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -42798,12 +42843,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve18;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -43120,16 +43165,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve19) => {
+        return new Promise((resolve18) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve19;
+            this[kClosedResolve] = resolve18;
           } else {
-            resolve19(null);
+            resolve18(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve18) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -43142,7 +43187,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve19(null);
+            resolve18(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -43549,8 +43594,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve19) => {
-            this[kClosedResolve] = resolve19;
+          return new Promise((resolve18) => {
+            this[kClosedResolve] = resolve18;
           });
         }
       }
@@ -44672,7 +44717,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve19, reject) => {
+        const socket = await new Promise((resolve18, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -44682,7 +44727,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve19(socket2);
+              resolve18(socket2);
             }
           });
         });
@@ -44692,14 +44737,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve19, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -44708,14 +44753,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve19();
+            resolve18();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve19, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -44723,7 +44768,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -44766,8 +44811,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve19, reject) => {
-                      finalSocket.once("secureConnect", resolve19);
+                    await new Promise((resolve18, reject) => {
+                      finalSocket.once("secureConnect", resolve18);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -45900,7 +45945,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -45914,11 +45959,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve19(null);
+                resolve18(null);
               }
             });
           } else {
-            this.on("close", resolve19);
+            this.on("close", resolve18);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -45946,7 +45991,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve18, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -45961,7 +46006,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve19,
+              resolve: resolve18,
               reject,
               length: 0,
               body: []
@@ -46035,18 +46080,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body: body2, resolve: resolve19, stream, length } = consume2;
+      const { type, body: body2, resolve: resolve18, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body2, length, encoding));
+          resolve18(chunksDecode(body2, length, encoding));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body2, length, encoding)));
+          resolve18(JSON.parse(chunksDecode(body2, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body2, length).buffer);
+          resolve18(chunksConcat(body2, length).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body2, { type: stream[kContentType] }));
+          resolve18(new Blob(body2, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body2, length));
+          resolve18(chunksConcat(body2, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -46236,9 +46281,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -46450,9 +46495,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -46740,9 +46785,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -46835,9 +46880,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -48111,7 +48156,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile6, mkdir: mkdir3 } = __require("node:fs/promises");
-    var { dirname: dirname5, resolve: resolve19 } = __require("node:path");
+    var { dirname: dirname5, resolve: resolve18 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -48312,7 +48357,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile6(resolve19(path), "utf8");
+          const data = await readFile6(resolve18(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -48341,7 +48386,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve19(path);
+        const resolvedPath = resolve18(path);
         await mkdir3(dirname5(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -56321,7 +56366,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve19, reject) => agent.dispatch(
+        return new Promise((resolve18, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -56409,7 +56454,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve19({
+              resolve18({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -56462,7 +56507,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve19({
+              resolve18({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -56486,7 +56531,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve19({
+              resolve18({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -60843,7 +60888,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve19) => signal.addEventListener("abort", () => resolve19(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve18) => signal.addEventListener("abort", () => resolve18(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -60934,7 +60979,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve19) => this.#released.push(resolve19));
+            const released = new Promise((resolve18) => this.#released.push(resolve18));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -60978,7 +61023,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve19) => this.#waiting.push(resolve19));
+        else await new Promise((resolve18) => this.#waiting.push(resolve18));
         try {
           return await task();
         } finally {
@@ -62138,9 +62183,6 @@ function environmentRefusal(environment, plan, flags) {
   }
   return void 0;
 }
-function environmentHeading(environment, host) {
-  return `Environment ${environment.name} · project ${environment.entry.project}${host ? ` · ${host}` : ""}`;
-}
 function configurationError(environment) {
   const errors = environment.config.diagnostics.filter((d) => d.severity === "error").length;
   if (errors === 0) return void 0;
@@ -62822,7 +62864,7 @@ function planSchema(kinds) {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "posthog-gitops plan",
-    description: "The output of `posthog-gitops plan --format json` and the file written by `plan --out`. A plan never holds a secret value: secret fields are SecretRefs.",
+    description: "The output of `posthog-gitops plan --format json`, and the `plan` of a file written by `plan --out` (saved-plan.schema.json). A plan never holds a secret value: secret fields are SecretRefs.",
     type: "object",
     required: ["format_version", "created_at", "projects", "actions", "notes", "fingerprints", "summary"],
     additionalProperties: false,
@@ -63320,6 +63362,16 @@ function sideRules(verbs) {
     };
   });
 }
+function embedSchema(schema, as) {
+  const {
+    $schema: _schema,
+    title: _title,
+    $defs,
+    ...root
+  } = schema;
+  if ($defs !== void 0 && as in $defs) throw new Error(`schema definition "${as}" is taken`);
+  return { ...$defs, [as]: root };
+}
 var init_schema6 = __esm({
   "src/plan/schema.ts"() {
     "use strict";
@@ -63340,67 +63392,105 @@ function savedPlansText(saved) {
   return `${JSON.stringify({ saved_plan_version: SAVED_PLAN_VERSION, environments }, null, 2)}
 `;
 }
-function savedValidator(kinds) {
-  let validateSaved = validators.get(kinds);
-  if (!validateSaved) {
-    const ajv2 = new import__2.Ajv2020({ allErrors: false, strict: false });
-    import_ajv_formats.default.default(ajv2);
-    ajv2.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
-    const strings = { type: "array", items: { type: "string" } };
-    validateSaved = ajv2.compile({
-      type: "object",
-      required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
-      properties: {
-        saved_plan_version: { const: SAVED_PLAN_VERSION },
-        tool_version: { type: "string" },
-        environment: { type: "string" },
-        host: { type: "string" },
-        options: {
+function savedPlanSchema(kinds) {
+  const strings = { type: "array", items: { type: "string" } };
+  const version = {
+    const: SAVED_PLAN_VERSION,
+    description: "Bumped on any incompatible change; a plan saved by another version is made again."
+  };
+  const saved = {
+    type: "object",
+    description: "One plan, bound to what made it: apply --plan refuses it when any of these changed, and sends only what it plans again from the same files and live state.",
+    required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
+    // Never also the list of several: a file is one or the other.
+    not: { required: ["environments"] },
+    properties: {
+      saved_plan_version: version,
+      tool_version: { type: "string", description: "The version of posthog-gitops that made it." },
+      environment: {
+        type: "string",
+        description: "The environment it was made for (SPEC §9): apply --plan applies it there only. Absent for single-project files, bound by their project."
+      },
+      host: { type: "string", description: "The service it was made against (origin)." },
+      options: {
+        type: "object",
+        description: "The planner's options it was made with; apply plans again with the same.",
+        required: ["prune", "force", "rotateSecrets"],
+        properties: {
+          prune: { type: "boolean" },
+          force: { type: "boolean" },
+          rotateSecrets: { type: "boolean" },
+          targets: strings,
+          scope: strings
+        }
+      },
+      config: {
+        type: "object",
+        description: "The configuration it came from: the paths given to plan, and sha256 of each file read.",
+        required: ["paths", "digests"],
+        properties: {
+          paths: strings,
+          digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
+        }
+      },
+      plan: { $ref: "#/$defs/plan", description: "The plan, as plan.schema.json describes it." },
+      reads: {
+        type: "array",
+        description: "What was read of the live state, to read the same again.",
+        items: {
           type: "object",
-          required: ["prune", "force", "rotateSecrets"],
+          required: ["project", "kinds"],
           properties: {
-            prune: { type: "boolean" },
-            force: { type: "boolean" },
-            rotateSecrets: { type: "boolean" },
-            targets: strings,
-            scope: strings
-          }
-        },
-        config: {
-          type: "object",
-          required: ["paths", "digests"],
-          properties: {
-            paths: strings,
-            digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
-          }
-        },
-        plan: { $ref: "posthog-gitops:plan" },
-        reads: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["project", "kinds"],
-            properties: {
-              project: { type: "integer", minimum: 1 },
-              kinds: { type: "object" },
-              scope: {
+            project: { type: "integer", minimum: 1 },
+            kinds: { type: "object" },
+            scope: {
+              type: "object",
+              additionalProperties: {
                 type: "object",
-                additionalProperties: {
-                  type: "object",
-                  required: ["ids", "names", "pinnedElsewhere"],
-                  additionalProperties: false,
-                  properties: {
-                    ids: { type: "array", items: { type: ["integer", "string"] } },
-                    names: strings,
-                    pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
-                  }
+                required: ["ids", "names", "pinnedElsewhere"],
+                additionalProperties: false,
+                properties: {
+                  ids: { type: "array", items: { type: ["integer", "string"] } },
+                  names: strings,
+                  pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
                 }
               }
             }
           }
         }
       }
-    });
+    }
+  };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "posthog-gitops saved plan",
+    description: "The file `plan --out FILE` writes and `apply --plan FILE` applies: one saved plan, or, for several environments (and the single-project files beside them), `{saved_plan_version, environments: [...]}` with one saved plan each. Never holds a secret value.",
+    anyOf: [
+      { $ref: "#/$defs/saved" },
+      {
+        type: "object",
+        required: ["saved_plan_version", "environments"],
+        additionalProperties: false,
+        properties: {
+          saved_plan_version: version,
+          environments: {
+            type: "array",
+            minItems: 1,
+            items: { $ref: "#/$defs/saved" },
+            description: "One saved plan per section: an environment's names it."
+          }
+        }
+      }
+    ],
+    $defs: { ...embedSchema(planSchema(kinds), "plan"), saved }
+  };
+}
+function savedValidator(kinds) {
+  let validateSaved = validators.get(kinds);
+  if (!validateSaved) {
+    const ajv2 = new import__2.Ajv2020({ allErrors: false, strict: false });
+    import_ajv_formats.default.default(ajv2);
+    validateSaved = ajv2.compile(savedPlanSchema(kinds));
     validators.set(kinds, validateSaved);
   }
   return validateSaved;
@@ -63413,17 +63503,14 @@ async function readSavedPlans(file, kinds) {
     if (!(error2 instanceof SyntaxError)) throw fileError("read the saved plan", file, error2);
     throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
-  const version = data?.saved_plan_version;
-  const environments = data?.environments;
-  const list8 = Array.isArray(environments) ? environments : [data];
-  const named = list8.every((s) => typeof s?.environment === "string");
-  if (version !== SAVED_PLAN_VERSION || list8.length === 0 || Array.isArray(environments) && !named || !list8.every((s) => savedValidator(kinds)(s))) {
+  if (!savedValidator(kinds)(data)) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused"
     );
   }
-  return list8;
+  const environments = data.environments;
+  return Array.isArray(environments) ? environments : [data];
 }
 function checkBinding(saved, now) {
   const problems = [];
@@ -64637,27 +64724,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run17 = async (function_, resolve19, arguments_) => {
+  const run17 = async (function_, resolve18, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve19(result);
+    resolve18(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve19, reject, arguments_) => {
+  const enqueue = (function_, resolve18, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run17.bind(void 0, function_, resolve19, arguments_));
+    }).then(run17.bind(void 0, function_, resolve18, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve19, reject) => {
-    enqueue(function_, resolve19, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve18, reject) => {
+    enqueue(function_, resolve18, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -64724,6 +64811,8 @@ var init_p_limit = __esm({
 });
 
 // src/drift/tree.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readFile as readFile2 } from "node:fs/promises";
 import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve5, sep as sep3 } from "node:path";
 async function filesAt(at2, paths) {
   const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve5(at2.cwd, p));
@@ -64768,6 +64857,25 @@ async function showAt(at2, file) {
     throw new UserError(`--base: ${file} is outside the git repository, so its base version cannot be read`);
   }
   throw gitFailure(`reading ${file} at ${at2.base}`, shown3.stderr);
+}
+function blobId(bytes, algorithm) {
+  return createHash4(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+}
+async function workingFiles(at2, files, before, limit, read2 = (path) => readFile2(path)) {
+  const algorithm = at2.commit.length === 64 ? "sha256" : "sha1";
+  const out = /* @__PURE__ */ new Map();
+  await Promise.all(
+    files.map(
+      (file) => limit(async () => {
+        const old = before.get(file);
+        if (old === void 0) return;
+        const bytes = await read2(resolve5(at2.cwd, file));
+        const same = !old.link && blobId(bytes, algorithm) === old.blob;
+        out.set(file, { text: new TextDecoder().decode(bytes), same });
+      })
+    )
+  );
+  return out;
 }
 function gitPath(cwd, file) {
   const rel = isAbsolute3(file) ? relative3(cwd, file) : file;
@@ -65034,7 +65142,7 @@ var init_git = __esm({
 });
 
 // src/drift/index.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve7 } from "node:path";
 async function resolveBase(git, base, cwd) {
   if (base.trim() === "" || base.startsWith("-")) {
@@ -65180,7 +65288,7 @@ var init_drift = __esm({
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
           const absolute = resolve7(this.#options.cwd, file);
-          const read2 = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
+          const read2 = this.#options.readText ?? ((path) => readFile3(path, "utf8"));
           parsed = read2(absolute).then(
             (text3) => parse2(file, text3),
             () => void 0
@@ -65249,9 +65357,6 @@ var init_review = __esm({
 });
 
 // src/drift/changes.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
 async function changesSince(options) {
   const at2 = {
     git: options.git,
@@ -65260,25 +65365,14 @@ async function changesSince(options) {
     cwd: options.cwd
   };
   const before = new Map((await filesAt(at2, options.paths)).map((f) => [f.path, f]));
-  const algorithm = options.commit.length === 64 ? "sha256" : "sha1";
-  const read2 = options.readBytes ?? ((path) => readFile3(path));
   const limit = pLimit(8);
+  const working = await workingFiles(at2, options.desired.files, before, limit, options.readBytes);
   const changedNow = /* @__PURE__ */ new Map();
-  await Promise.all(
-    options.desired.files.map(
-      (file) => limit(async () => {
-        const old2 = before.get(file);
-        if (old2 === void 0) {
-          changedNow.set(file, void 0);
-          return;
-        }
-        const bytes = await read2(resolve8(options.cwd, file));
-        if (old2.link || blobId(bytes, algorithm) !== old2.blob) {
-          changedNow.set(file, new TextDecoder().decode(bytes));
-        }
-      })
-    )
-  );
+  for (const file of options.desired.files) {
+    const here = working.get(file);
+    if (here === void 0) changedNow.set(file, void 0);
+    else if (!here.same) changedNow.set(file, here.text);
+  }
   const current = new Set(options.desired.files);
   const readAtBase = [
     ...[...changedNow.keys()].flatMap((file) => before.get(file) ?? []),
@@ -65294,15 +65388,10 @@ async function changesSince(options) {
   const load = (files) => loadConfig({ files }, { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" });
   let old = await load(texts);
   if (old.diagnostics.some((d) => d.severity === "error")) {
-    const unchanged = options.desired.files.filter((file) => before.has(file) && !changedNow.has(file));
-    const same = await Promise.all(
-      unchanged.map(
-        (file) => limit(async () => ({
-          path: file,
-          text: new TextDecoder().decode(await read2(resolve8(options.cwd, file)))
-        }))
-      )
-    );
+    const same = options.desired.files.flatMap((file) => {
+      const here = working.get(file);
+      return here?.same === true ? [{ path: file, text: here.text }] : [];
+    });
     old = await load([...texts, ...same]);
   }
   for (const problem of old.diagnostics) {
@@ -65320,9 +65409,6 @@ async function changesSince(options) {
   );
   const first = [...unsure2.keys()].sort()[0];
   return first === void 0 ? changes2 : { ...changes2, unsure: unsure2.get(first) };
-}
-function blobId(bytes, algorithm) {
-  return createHash4(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 function changedSettings(options, texts, changedNow) {
   const lists = new Set(options.kinds.map((k) => k.key));
@@ -65538,8 +65624,20 @@ async function environmentChanges(options) {
   };
   const listed = await filesAt(at2, options.paths);
   const limit = pLimit(8);
+  const working = await workingFiles(
+    at2,
+    options.desired.files,
+    new Map(listed.map((f) => [f.path, f])),
+    limit,
+    options.readBytes
+  );
   const texts = await Promise.all(
-    listed.filter((f) => !f.link).map((f) => limit(async () => ({ path: f.path, text: await showAt(at2, f.path) ?? "" })))
+    listed.filter((f) => !f.link).map(
+      (f) => limit(async () => {
+        const here = working.get(f.path);
+        return { path: f.path, text: here?.same ? here.text : await showAt(at2, f.path) ?? "" };
+      })
+    )
   );
   const then = await loadConfig(
     { files: texts },
@@ -65549,26 +65647,34 @@ async function environmentChanges(options) {
   const fileErrors = (then.environments?.diagnostics ?? then.diagnostics).filter(
     (d) => d.severity === "error"
   );
+  const compare4 = (now, old) => compareDeclarations(options.kinds, now, old, new Set(sources(now)), new Set(sources(old)), /* @__PURE__ */ new Set());
   for (const environment of options.desired.environments?.list ?? []) {
     const old = then.environments?.list.find((e) => e.name === environment.name);
     const why = fullReason(environment, old, then, fileErrors.length, options.base);
-    if (why !== void 0) {
-      out.set(environment.name, { full: why });
-      continue;
-    }
     out.set(
       environment.name,
-      compareDeclarations(
-        options.kinds,
-        environment.config.projects,
-        old?.config.projects ?? [],
-        new Set(sources(environment.config.projects)),
-        new Set(sources(old?.config.projects ?? [])),
-        /* @__PURE__ */ new Set()
+      why !== void 0 ? { full: why } : compare4(environment.config.projects, old?.config.projects ?? [])
+    );
+  }
+  for (const standalone of options.desired.environments?.standalone ?? []) {
+    const why = standaloneReason(standalone, then, fileErrors.length, options.base);
+    out.set(
+      standalone.name,
+      why !== void 0 ? { full: why } : compare4(
+        standalone.config.projects,
+        then.projects.filter((p) => p.project === standalone.project)
       )
     );
   }
   return out;
+}
+function standaloneReason(standalone, then, fileErrors, base) {
+  if (fileErrors > 0) return `the files do not load at ${base}`;
+  const old = then.environments?.standalone.find((s) => s.project === standalone.project);
+  if (old?.config.diagnostics.some((d) => d.severity === "error")) {
+    return `the single-project files of project ${standalone.project} do not load at ${base}`;
+  }
+  return void 0;
 }
 function fullReason(environment, old, then, fileErrors, base) {
   if (then.environments === void 0) return `the files declare no environments at ${base}`;
@@ -65772,7 +65878,8 @@ var init_preflight = __esm({
 
 // src/render/environments.ts
 function sectionHeading(section) {
-  return `Environment ${section.name} · project ${section.project}${section.host ? ` · ${section.host}` : ""}`;
+  const what = section.singleProject ? "Single-project files" : `Environment ${section.name}`;
+  return `${what} · project ${section.project}${section.host ? ` · ${section.host}` : ""}`;
 }
 function renderEnvironmentsText(sections, options) {
   const paint = painter(options.color);
@@ -65796,19 +65903,28 @@ function overview(sections, vocab) {
     const phrases = summaryPhrases(s.plan.actions, vocab).map((p) => p.text);
     return `${s.name} ${phrases.length === 0 ? "no changes" : phrases.join(", ")}`;
   });
-  return `${count(sections.length, "environment")}: ${parts.join("; ")}.`;
+  return `${sectionsPhrase(sections)}: ${parts.join("; ")}.`;
+}
+function sectionsPhrase(sections) {
+  const environments = sections.filter((s) => !s.singleProject).length;
+  const projects = sections.filter((s) => s.singleProject).map((s) => s.name);
+  return [
+    ...environments > 0 || projects.length === 0 ? [count(environments, "environment")] : [],
+    ...projects.length > 0 ? [projects.join(", ")] : []
+  ].join(" and ");
 }
 function renderEnvironmentsMarkdown(sections, options) {
   const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
-  const names = sections.map((s) => s.name).join(",");
+  const names = sections.filter((s) => !s.singleProject).map((s) => s.name).join(",");
+  const projects = sections.filter((s) => s.singleProject).map((s) => s.project);
   const head = [
-    `<!-- posthog-gitops plan: environments ${names} -->`,
-    `### posthog-gitops plan for ${count(sections.length, "environment")}`,
+    `<!-- posthog-gitops plan: environments ${names}${projects.length > 0 ? `; single-project files ${projects.join(",")}` : ""} -->`,
+    `### posthog-gitops plan for ${sectionsPhrase(sections)}`,
     "",
     "| Environment | Project | Changes | Actions |",
     "| :-- | --: | :-- | --: |",
     ...sections.map((s) => {
-      const name = escapeInline(clip(s.name, 64));
+      const name = s.singleProject ? "single-project files" : escapeInline(clip(s.name, 64));
       if (s.plan === void 0) return `| ${name} | ${s.project} | **not planned** ⚠️ | - |`;
       const phrases = summaryPhrases(s.plan.actions, options.vocab).map(
         (p) => p.destructive ? `**${p.text}** ⚠️` : p.text
@@ -65825,7 +65941,7 @@ function renderEnvironmentsMarkdown(sections, options) {
     )
   );
   for (const section of sections) {
-    const label2 = `${section.name} (project ${section.project})`;
+    const label2 = `${section.singleProject ? "single-project files" : section.name} (project ${section.project})`;
     let body2;
     if (section.plan === void 0) {
       body2 = `### ${escapeInline(clip(label2, 120))}
@@ -65862,10 +65978,11 @@ ${lines.join("\n>\n")}`;
 }
 function renderEnvironmentsJson(sections) {
   const document = {
-    format_version: "1",
+    format_version: ENVELOPE_FORMAT_VERSION,
     environments: sections.map((s) => ({
       name: s.name,
       project: s.project,
+      ...s.singleProject ? { single_project: true } : {},
       ...s.host !== void 0 ? { host: s.host } : {},
       ...s.plan !== void 0 ? { plan: s.plan } : {},
       ...s.error !== void 0 ? { error: s.error } : {},
@@ -65876,7 +65993,7 @@ function renderEnvironmentsJson(sections) {
   return `${JSON.stringify(document, null, 2)}
 `;
 }
-var MAX_WARNINGS;
+var MAX_WARNINGS, ENVELOPE_FORMAT_VERSION;
 var init_environments3 = __esm({
   "src/render/environments.ts"() {
     "use strict";
@@ -65888,6 +66005,7 @@ var init_environments3 = __esm({
     init_paint();
     init_text2();
     MAX_WARNINGS = 20;
+    ENVELOPE_FORMAT_VERSION = "2";
   }
 });
 
@@ -65953,9 +66071,122 @@ var init_environment_facts = __esm({
   }
 });
 
+// src/commands/targets.ts
+function targetName(target) {
+  return target.environment?.name ?? target.standalone.name;
+}
+function targetLabel(target) {
+  return target.environment !== void 0 ? `environment ${target.environment.name}` : targetName(target);
+}
+function targetProject(target) {
+  return target.environment?.entry.project ?? target.standalone.project;
+}
+function targetConfig(target) {
+  return (target.environment ?? target.standalone).config;
+}
+function targetSection(target) {
+  return {
+    name: targetName(target),
+    project: targetProject(target),
+    ...target.standalone !== void 0 ? { singleProject: true } : {}
+  };
+}
+function targetConnection(target, flags, io, log, progress) {
+  if (target.environment !== void 0)
+    return environmentConnection(target.environment, flags, io, log, progress);
+  return clientFromEnv(
+    io.env,
+    { host: flags.host, concurrency: flags.concurrency, verbose: flags.verbose },
+    log,
+    io.clock,
+    {
+      onEvent: (e) => progress.onEvent(e),
+      ...io.scrubber ? { hideSecret: (value, label2) => io.scrubber?.add(value, label2) } : {}
+    }
+  );
+}
+function targetRefusal(target, plan, flags) {
+  return target.environment === void 0 ? void 0 : environmentRefusal(target.environment, plan, flags);
+}
+function decorator(target) {
+  if (target.environment === void 0) return (plan) => plan;
+  const declarations = markedDeclarations(target.environment.document, KINDS);
+  return (plan) => withOrigins(plan, declarations);
+}
+function targetConfigurationError(target) {
+  if (target.environment !== void 0) return configurationError(target.environment);
+  const errors = targetConfig(target).diagnostics.filter((d) => d.severity === "error").length;
+  if (errors === 0) return void 0;
+  return new UserError(
+    `the single-project files of project ${targetProject(target)} have ${count(errors, "error")}; they were not planned`,
+    "invalid_config"
+  );
+}
+function selectTargets(loaded, flags) {
+  const environments = loaded.environments;
+  if (environments === void 0) return [];
+  const names = environments.list.map((e) => e.name);
+  const standalone = environments.standalone;
+  const declared = describeSet(loaded);
+  const project2 = parseProjectId(flags.project, "--project");
+  if (flags.host !== void 0 && project2 === void 0) {
+    throw new UserError(
+      `--host does not apply to environments (${names.join(", ")}): each is its own host, project and key, changed in its entry in ${environments.declaredIn}${standalone.length > 0 ? "; with --project N it is the host of that project's single-project files" : ""}`
+    );
+  }
+  const wanted = flags.env ?? [];
+  for (const name of wanted) {
+    if (!names.includes(name)) {
+      throw new UserError(`--env ${name}: no such environment; ${declared}`);
+    }
+  }
+  let chosen;
+  if (project2 !== void 0) {
+    const owner = environments.list.find((e) => e.entry.project === project2);
+    if (owner !== void 0) {
+      throw new UserError(
+        `--project ${project2} is environment ${owner.name}'s project: choose it with --env ${owner.name} (its host, project and key are its entry's in ${environments.declaredIn})`
+      );
+    }
+    chosen = standalone.find((s) => s.project === project2);
+    if (chosen === void 0) throw new UserError(`--project ${project2}: no file names it; ${declared}`);
+  }
+  if (wanted.length === 0 && chosen === void 0) {
+    return [
+      ...environments.list.map((environment) => ({ environment })),
+      ...standalone.map((s) => ({ standalone: s }))
+    ];
+  }
+  return [
+    ...environments.list.filter((e) => wanted.includes(e.name)).map((environment) => ({ environment })),
+    ...chosen !== void 0 ? [{ standalone: chosen }] : []
+  ];
+}
+function describeSet(loaded) {
+  const environments = loaded.environments;
+  if (environments === void 0) return "the files declare no environments";
+  const names = environments.list.map((e) => e.name).join(", ");
+  const projects = environments.standalone.map((s) => s.project);
+  const files = projects.length === 0 ? "" : ` and single-project files of ${projects.length === 1 ? "project" : "projects"} ${projects.join(", ")}`;
+  return `the files declare ${environments.list.length === 1 ? "environment" : "environments"} ${names}${files}`;
+}
+var init_targets2 = __esm({
+  "src/commands/targets.ts"() {
+    "use strict";
+    init_document();
+    init_errors();
+    init_kinds3();
+    init_origins();
+    init_service7();
+    init_words();
+    init_environments();
+    init_project();
+  }
+});
+
 // src/commands/scope-environments.ts
 async function chooseEnvironmentBases(flags, desired, selected, io, mode) {
-  const each = (choice2) => new Map(selected.map((e) => [e.name, choice2(e)]));
+  const each = (choice2) => new Map(selected.map((t) => [targetName(t), choice2(t)]));
   if (flags.base === void 0) {
     if (flags.changedOnly) {
       throw new UserError("--changed-only needs --base REF: the revision the change is measured from");
@@ -65964,7 +66195,10 @@ async function chooseEnvironmentBases(flags, desired, selected, io, mode) {
   }
   const base = flags.base;
   const git = systemGit(io.cwd, io.env);
-  const declarations = (e) => e.config.projects.reduce((n, p) => n + Object.values(p.objects).reduce((m, l) => m + l.length, 0), 0);
+  const declarations = (t) => targetConfig(t).projects.reduce(
+    (n, p) => n + Object.values(p.objects).reduce((m, l) => m + l.length, 0),
+    0
+  );
   const full = (e, reason, commit2) => ({
     ...commit2 !== void 0 ? { commit: commit2 } : {},
     scope: { base, declarations: declarations(e), full: reason }
@@ -65990,16 +66224,16 @@ async function chooseEnvironmentBases(flags, desired, selected, io, mode) {
     load: { env: io.env }
   });
   return each((e) => {
-    const change2 = changes2.get(e.name);
+    const change2 = changes2.get(targetName(e));
     if (!flags.changedOnly) return { commit, ...change2 ? { change: change2 } : {} };
     if (flags.prune) {
       return full(e, "--prune reads every live object, to find those no file declares", commit);
     }
     if (change2 === void 0 || "full" in change2) {
-      const reason = change2?.full ?? `environment ${e.name} cannot be compared with ${base}`;
+      const reason = change2?.full ?? `${targetLabel(e)} cannot be compared with ${base}`;
       if (mode === "plan") return { ...full(e, reason, commit), ...change2 ? { change: change2 } : {} };
       const changed = /* @__PURE__ */ new Map();
-      for (const p of e.config.projects)
+      for (const p of targetConfig(e).projects)
         for (const l of Object.values(p.objects)) for (const d of l) changed.set(d, "modified");
       return { commit, scope: { base, declarations: declarations(e), changed, removed: [], unsure: reason } };
     }
@@ -66013,6 +66247,7 @@ var init_scope_environments = __esm({
     init_drift();
     init_errors();
     init_kinds3();
+    init_targets2();
   }
 });
 
@@ -66020,29 +66255,30 @@ var init_scope_environments = __esm({
 var plan_environments_exports = {};
 __export(plan_environments_exports, {
   planEnvironment: () => planEnvironment,
-  planEnvironments: () => planEnvironments
+  planEnvironments: () => planEnvironments,
+  planTarget: () => planTarget
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function planEnvironments(flags, io, desired) {
-  const selected = selectEnvironments(desired, flags);
+  const selected = selectTargets(desired, flags);
   const bases = await chooseEnvironmentBases(flags, desired, selected, io, "plan");
   const progress = progressFor(io, { quiet: flags.quiet === true });
   const log = (line) => progress.io.stderr.write(`${line}
 `);
-  progress.step(`reading live state of ${count(selected.length, "environment")}`);
-  const wanted = factsWanted(selected);
+  progress.step(`reading live state of ${sectionsPhrase(selected.map(targetSection))}`);
+  const wanted = factsWanted(selected.flatMap((t) => t.environment ? [t.environment] : []));
   let planned2;
   try {
     planned2 = await Promise.all(
       selected.map(
-        (environment) => planEnvironment(
-          environment,
+        (target) => planTarget(
+          target,
           flags,
-          bases.get(environment.name) ?? {},
+          bases.get(targetName(target)) ?? {},
           progress.io,
           log,
           progress,
-          wanted.get(environment.name)
+          target.environment && wanted.get(target.environment.name)
         )
       )
     );
@@ -66052,7 +66288,7 @@ async function planEnvironments(flags, io, desired) {
   warnWhereEnvironmentsDisagree(planned2);
   for (const p of planned2) {
     if (p.section.error !== void 0)
-      io.stderr.write(`error: environment ${p.section.name}: ${p.section.error}
+      io.stderr.write(`error: ${targetLabel(p.target)}: ${p.section.error}
 `);
   }
   const sections = planned2.map((p) => scrubValue(io, p.section));
@@ -66083,37 +66319,41 @@ async function planEnvironments(flags, io, desired) {
   const changes2 = planned2.some((p) => (p.section.plan?.actions.length ?? 0) > 0);
   return flags.detailedExitcode && changes2 ? 2 : 0;
 }
-async function planEnvironment(environment, flags, base, io, log, progress, wanted) {
-  const { name, entry } = environment;
-  const section = { name, project: entry.project };
+function planEnvironment(environment, ...rest) {
+  return planTarget({ environment }, ...rest);
+}
+async function planTarget(target, flags, base, io, log, progress, wanted) {
+  const name = targetName(target);
+  const config = targetConfig(target);
+  const section = targetSection(target);
   const failed = (error2) => {
     if (!isUserError(error2)) throw error2;
-    return { environment, section: { ...section, error: flat(error2.message) } };
+    return { target, section: { ...section, error: flat(error2.message) } };
   };
-  const invalid = configurationError(environment);
+  const invalid = targetConfigurationError(target);
   if (invalid !== void 0) return failed(invalid);
   let connection;
   try {
-    connection = environmentConnection(environment, flags, io, log, progress);
+    connection = targetConnection(target, flags, io, log, progress);
   } catch (error2) {
     return failed(error2);
   }
   section.host = connection.host;
+  const where2 = target.environment?.name;
   try {
-    const made = await planChosen(connection.client, environment.config, flags, base, io, name);
-    let plan = withOrigins(
-      await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS),
-      markedDeclarations(environment.document, KINDS)
+    const made = await planChosen(connection.client, config, flags, base, io, where2);
+    let plan = decorator(target)(
+      await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS)
     );
-    planSecretsNote(environment.config, plan, flags, io);
+    planSecretsNote(config, plan, flags, io);
     if (flags.base !== void 0)
-      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
+      plan = labelEnvironmentDrift(plan, flags.base, base.change, config, made.live);
     failIfUnsafe(made, flags);
-    const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
-    const read2 = wanted === void 0 ? void 0 : await readFacts(connection.client, entry.project, made.live, wanted);
-    for (const note of read2?.notes ?? []) log(`note: environment ${name}: ${note}`);
+    const refusal = targetRefusal(target, plan, { force: flags.force === true });
+    const read2 = wanted === void 0 ? void 0 : await readFacts(connection.client, section.project, made.live, wanted);
+    for (const note of read2?.notes ?? []) log(`note: ${targetLabel(target)}: ${note}`);
     return {
-      environment,
+      target,
       section: { ...section, plan, ...refusal !== void 0 ? { refusal } : {} },
       made: { ...made, plan },
       ...read2 !== void 0 ? { facts: read2.facts } : {}
@@ -66143,8 +66383,11 @@ function factsWanted(selected) {
   return out;
 }
 function warnWhereEnvironmentsDisagree(planned2) {
-  const byName = new Map(planned2.map((p) => [p.environment.name, p]));
-  for (const to of planned2) {
+  const environments = planned2.flatMap(
+    (p) => p.target.environment ? [{ ...p, environment: p.target.environment }] : []
+  );
+  const byName = new Map(environments.map((p) => [p.environment.name, p]));
+  for (const to of environments) {
     const from = byName.get(to.environment.entry.promoteFrom ?? "");
     if (from?.facts === void 0 || to.facts === void 0) continue;
     const warnings = preflightWarnings(
@@ -66158,19 +66401,19 @@ function warnWhereEnvironmentsDisagree(planned2) {
 }
 async function savePlans(planned2, flags, io) {
   const out = flags.out;
-  const saved = planned2.map(({ environment, section, made }) => ({
+  const saved = planned2.map(({ target, section, made }) => ({
     tool_version: VERSION,
-    environment: environment.name,
+    ...target.environment ? { environment: target.environment.name } : {},
     host: section.host,
     options: { ...savedOptions(flags), ...made?.planned !== void 0 ? { scope: made.planned } : {} },
     config: {
       paths: flags.args.length > 0 ? [...flags.args] : ["posthog"],
-      digests: environment.config.digests
+      digests: targetConfig(target).digests
     },
     plan: scrubValue(io, section.plan),
     reads: made?.reads ?? []
   }));
-  const file = resolve9(io.cwd, out);
+  const file = resolve8(io.cwd, out);
   await writeOutput(io, "write the plan to", out, file, savedPlansText(saved), {
     mode: 384,
     scrubbed: true
@@ -66182,12 +66425,10 @@ var init_plan_environments = __esm({
   "src/commands/plan-environments.ts"() {
     "use strict";
     init_saved_plan();
-    init_document();
     init_environments2();
     init_errors();
     init_files2();
     init_kinds3();
-    init_origins();
     init_preflight();
     init_people();
     init_environments3();
@@ -66195,16 +66436,15 @@ var init_plan_environments = __esm({
     init_scrub();
     init_text();
     init_version();
-    init_words();
     init_config2();
     init_environment_facts();
-    init_environments();
     init_github2();
     init_progress();
     init_reconcile();
     init_review();
     init_scope3();
     init_scope_environments();
+    init_targets2();
   }
 });
 
@@ -66213,7 +66453,7 @@ var plan_exports = {};
 __export(plan_exports, {
   run: () => run5
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function run5(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan");
   if (desired.environments !== void 0) {
@@ -66252,7 +66492,7 @@ async function run5(flags, io) {
       plan: shown3,
       reads: made.reads
     };
-    const file = resolve10(io.cwd, flags.out);
+    const file = resolve9(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -66640,7 +66880,7 @@ var init_confirm = __esm({
 });
 
 // src/commands/apply-steps.ts
-async function savedPlanAgain(session, saved, desired, project2, decorate2 = (plan) => plan, environment) {
+async function savedPlanAgain(session, saved, desired, project2, decorate = (plan) => plan, environment) {
   checkBinding(saved, {
     version: VERSION,
     host: session.host,
@@ -66653,14 +66893,14 @@ async function savedPlanAgain(session, saved, desired, project2, decorate2 = (pl
   const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
   const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
   failOnErrors(derived.errors, session.io, environment);
-  checkDerived(saved.plan, scrubValue(session.io, decorate2(derived.plan)));
+  checkDerived(saved.plan, scrubValue(session.io, decorate(derived.plan)));
   const { base, people, scope } = saved.plan;
   const plan = {
     ...derived.plan,
     ...base !== void 0 ? { base } : {},
     ...scope !== void 0 ? { scope } : {},
     ...people !== void 0 ? { people } : {},
-    actions: decorate2(derived.plan).actions.map((action2, i) => {
+    actions: decorate(derived.plan).actions.map((action2, i) => {
       const { drift, modified } = saved.plan.actions[i];
       return { ...action2, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
     })
@@ -66796,79 +67036,106 @@ async function applyEnvironments(flags, io, saved, loaded) {
   const json2 = flags.format === "json";
   const results = [];
   let code2 = 0;
-  const order = promotionOrder(selected.map((e) => ({ ...e, promoteFrom: e.entry.promoteFrom })));
-  for (const [i, environment] of order.entries()) {
+  const environments = selected.flatMap((t) => t.environment ? [t.environment] : []);
+  const order = [
+    ...promotionOrder(environments.map((e) => ({ ...e, promoteFrom: e.entry.promoteFrom }))).map(
+      (environment) => ({ environment })
+    ),
+    ...selected.filter((t) => t.standalone !== void 0)
+  ];
+  for (const [i, target] of order.entries()) {
     const log = json2 ? io.stderr : io.stdout;
+    const host = target.environment ? target.environment.entry.host : flags.host;
     log.write(
-      `${i > 0 ? "\n" : ""}${environmentHeading(environment, environment.entry.host ?? io.env.POSTHOG_HOST)}
+      `${i > 0 ? "\n" : ""}${sectionHeading({ ...targetSection(target), host: host ?? io.env.POSTHOG_HOST })}
 
 `
     );
-    const plan = saved?.find((s) => s.environment === environment.name);
-    const done = await applyEnvironment(environment, flags, io, bases.get(environment.name) ?? {}, plan);
-    results.push({ name: environment.name, project: environment.entry.project, ...done.document });
+    const plan = saved?.find((s) => savedFor(s, target));
+    const done = await applyTarget(target, flags, io, bases.get(targetName(target)) ?? {}, plan);
+    const section = targetSection(target);
+    results.push({
+      name: section.name,
+      project: section.project,
+      ...section.singleProject ? { single_project: true } : {},
+      ...done.document
+    });
     if (done.code !== 0) {
       code2 = done.code;
-      const rest = order.slice(i + 1).map((e) => e.name);
+      const rest = order.slice(i + 1).map(targetName);
       if (rest.length > 0) {
         io.stderr.write(
-          `Stopped after environment ${environment.name}: ${rest.join(", ")} ${plural(rest.length, "was", "were")} not applied.
+          `Stopped after ${targetLabel(target)}: ${rest.join(", ")} ${plural(rest.length, "was", "were")} not applied.
 `
         );
       }
       break;
     }
   }
-  if (json2) io.stdout.write(resultJson({ format_version: "1", environments: results }));
+  if (json2) io.stdout.write(resultJson({ format_version: ENVELOPE_FORMAT_VERSION, environments: results }));
   return code2;
 }
+function savedFor(saved, target) {
+  if (target.environment !== void 0) return saved.environment === target.environment.name;
+  return saved.environment === void 0 && saved.plan.projects.includes(targetProject(target));
+}
 function choose(desired, flags, saved) {
-  const names = (desired.environments?.list ?? []).map((e) => e.name);
-  const wanted = flags.env ?? [];
-  if (flags.all && wanted.length > 0) throw new UserError("give --env NAME or --all, not both");
+  const choosing = (flags.env ?? []).length > 0 || flags.project !== void 0;
+  if (flags.all && choosing) throw new UserError("give --env NAME or --project N, or --all, not both");
+  const chosen = selectTargets(desired, flags);
+  const same = (a) => (b) => targetName(a) === targetName(b);
   if (saved !== void 0) {
-    const planned2 = saved.map((s) => s.environment ?? "");
-    for (const name of wanted) {
-      if (!planned2.includes(name)) {
-        throw new UserError(
-          `the saved plan is for ${planned2.join(", ")}, not ${name}: make a plan for ${name} with plan --env ${name} --out FILE`,
-          "plan_refused"
-        );
-      }
+    const every = selectTargets(desired, {});
+    const planned2 = saved.map((s) => {
+      const target = every.find((t) => savedFor(s, t));
+      if (target === void 0) throw new UserError(savedElsewhere(s, desired), "plan_refused");
+      return target;
+    });
+    if (!choosing) return planned2;
+    const missing = chosen.find((t) => !planned2.some(same(t)));
+    if (missing !== void 0) {
+      const name = targetName(missing);
+      const option = missing.environment ? `--env ${name}` : `--project ${targetProject(missing)}`;
+      throw new UserError(
+        `the saved plan is for ${planned2.map(targetName).join(", ")}, not ${name}: make a plan for ${name} with plan ${option} --out FILE`,
+        "plan_refused"
+      );
     }
-    for (const name of planned2) {
-      if (!names.includes(name)) {
-        throw new UserError(
-          `the saved plan is for environment ${name}, which the files no longer declare`,
-          "plan_refused"
-        );
-      }
-    }
-    const chosen = wanted.length > 0 ? wanted : planned2;
-    return selectEnvironments(desired, { env: chosen, host: flags.host, project: flags.project });
+    return planned2.filter((p) => chosen.some(same(p)));
   }
-  if (!flags.all && wanted.length === 0 && names.length > 1) {
+  if (!flags.all && !choosing && chosen.length > 1) {
+    const standalone = (desired.environments?.standalone.length ?? 0) > 0;
     throw new UserError(
-      `the files declare ${plural(names.length, "environment")} ${names.join(", ")}: apply needs --env NAME (repeatable) or --all`
+      `${describeSet(desired)}: apply needs --env NAME (repeatable)${standalone ? ", --project N" : ""} or --all`
     );
   }
-  return selectEnvironments(desired, { env: wanted, host: flags.host, project: flags.project });
+  return chosen;
 }
-async function applyEnvironment(environment, flags, io, base, saved) {
+function savedElsewhere(saved, desired) {
+  if (saved.environment !== void 0)
+    return `the saved plan is for environment ${saved.environment}, which the files no longer declare`;
+  const projects = saved.plan.projects;
+  const owner = desired.environments?.list.find((e) => projects.includes(e.entry.project));
+  if (owner !== void 0) {
+    return `the saved plan is for project ${owner.entry.project}, which is environment ${owner.name}'s now: make it again with plan --env ${owner.name} --out FILE`;
+  }
+  return `the saved plan is for project ${projects.join(", ")}, which no single-project file names now (${describeSet(desired)}): make a new plan`;
+}
+async function applyTarget(target, flags, io, base, saved) {
   const failed = (error2, host) => {
     if (!isUserError(error2)) throw error2;
-    io.stderr.write(`error: environment ${environment.name}: ${flat(error2.message)}
+    io.stderr.write(`error: ${targetLabel(target)}: ${flat(error2.message)}
 `);
     return { code: error2.exitCode, document: { ...host ? { host } : {}, error: flat(error2.message) } };
   };
-  const invalid = configurationError(environment);
+  const invalid = targetConfigurationError(target);
   if (invalid !== void 0) return failed(invalid);
   const progress = progressFor(io, { quiet: flags.quiet === true });
   const logLine = (line) => progress.io.stderr.write(`${line}
 `);
   let connection;
   try {
-    connection = environmentConnection(environment, flags, io, logLine, progress);
+    connection = targetConnection(target, flags, io, logLine, progress);
   } catch (error2) {
     progress.stop();
     return failed(error2);
@@ -66885,11 +67152,13 @@ async function applyEnvironment(environment, flags, io, base, saved) {
     );
   });
   try {
-    progress.step(`confirming the key of ${environment.name}`);
-    await confirmProject(environment, connection);
+    if (target.environment !== void 0) {
+      progress.step(`confirming the key of ${target.environment.name}`);
+      await confirmProject(target.environment, connection);
+    }
     progress.step("reading live state");
-    const { plan, live } = saved ? await fromSaved(session, environment, saved) : await planHere(session, environment, flags, base);
-    const refusal = environmentRefusal(environment, plan, flags);
+    const { plan, live } = saved ? await fromSaved(session, target, saved) : await planHere(session, target, flags, base);
+    const refusal = targetRefusal(target, plan, flags);
     if (refusal !== void 0) throw new UserError(`${refusal}; nothing was applied`, "plan_refused");
     progress.stop();
     const end = await carryOut(
@@ -66899,7 +67168,7 @@ async function applyEnvironment(environment, flags, io, base, saved) {
       io,
       stop.signal,
       () => signal,
-      environment.name
+      target.environment?.name ?? targetName(target)
     );
     return {
       code: end.code,
@@ -66915,53 +67184,44 @@ async function applyEnvironment(environment, flags, io, base, saved) {
   } finally {
     unsubscribe?.();
     progress.stop();
-    if (flags.verbose) io.stderr.write(`${environment.name}: ${connection.client.describeStats()}
+    if (flags.verbose) io.stderr.write(`${targetName(target)}: ${connection.client.describeStats()}
 `);
     await connection.client.close();
   }
 }
-async function planHere(session, environment, flags, base) {
-  const made = await planChosen(
-    session.client,
-    environment.config,
-    flags,
-    base,
-    session.io,
-    environment.name
-  );
+async function planHere(session, target, flags, base) {
+  const config = targetConfig(target);
+  const made = await planChosen(session.client, config, flags, base, session.io, target.environment?.name);
   failIfUnsafe(made, flags);
-  let plan = decorate(environment)(await withPeople(made.plan, made.live, made.members, KINDS));
+  let plan = decorator(target)(
+    await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS)
+  );
   if (flags.base !== void 0)
-    plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
+    plan = labelEnvironmentDrift(plan, flags.base, base.change, config, made.live);
   return { plan, live: made.live };
 }
-async function fromSaved(session, environment, saved) {
+async function fromSaved(session, target, saved) {
   const again = await savedPlanAgain(
     session,
     saved,
-    environment.config,
-    environment.entry.project,
-    decorate(environment),
-    environment.name
+    targetConfig(target),
+    targetProject(target),
+    decorator(target),
+    target.environment?.name
   );
   const { people } = saved.plan;
   return { ...again, plan: { ...again.plan, ...people !== void 0 ? { people } : {} } };
-}
-function decorate(environment) {
-  const declarations = markedDeclarations(environment.document, KINDS);
-  return (plan) => withOrigins(plan, declarations);
 }
 var init_apply_environments = __esm({
   "src/commands/apply-environments.ts"() {
     "use strict";
     init_declaration();
-    init_document();
     init_environments2();
     init_errors();
     init_io();
     init_kinds3();
-    init_origins();
     init_people();
+    init_environments3();
     init_text();
     init_words();
     init_apply_steps();
@@ -66969,8 +67229,10 @@ var init_apply_environments = __esm({
     init_environments();
     init_progress();
     init_reconcile();
+    init_review();
     init_scope3();
     init_scope_environments();
+    init_targets2();
   }
 });
 
@@ -66979,7 +67241,7 @@ var apply_exports = {};
 __export(apply_exports, {
   run: () => run6
 });
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function run6(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
@@ -66992,22 +67254,16 @@ async function run6(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const savedPlans = flags.plan !== void 0 ? await readSavedPlans(resolve11(io.cwd, flags.plan), KINDS) : void 0;
-  if (savedPlans?.some((s) => s.environment !== void 0)) {
+  const savedPlans = flags.plan !== void 0 ? await readSavedPlans(resolve10(io.cwd, flags.plan), KINDS) : void 0;
+  if (savedPlans !== void 0 && (savedPlans.length > 1 || savedPlans.some((s) => s.environment !== void 0))) {
     const { applyEnvironments: applyEnvironments2 } = await Promise.resolve().then(() => (init_apply_environments(), apply_environments_exports));
     return applyEnvironments2(flags, io, savedPlans);
   }
   const saved = savedPlans?.[0];
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   if (desired.environments !== void 0) {
-    if (saved !== void 0) {
-      throw new UserError(
-        "this plan was saved before the files declared environments: make it again with plan --env NAME --out FILE",
-        "plan_refused"
-      );
-    }
     const { applyEnvironments: applyEnvironments2 } = await Promise.resolve().then(() => (init_apply_environments(), apply_environments_exports));
-    return applyEnvironments2(flags, io, void 0, desired);
+    return applyEnvironments2(flags, io, savedPlans, desired);
   }
   if (flags.all) throw new UserError("--all applies every environment, and the files declare none");
   selectEnvironments(desired, flags);
@@ -67213,7 +67469,7 @@ var init_refresh = __esm({
 
 // src/commands/pull-refresh.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 function fieldsOf(kind2, action2) {
   return kind2.verbs.find((v) => v.name === action2.action)?.refreshes?.(action2) ?? [];
 }
@@ -67275,7 +67531,7 @@ async function refresh(paths, flags, io) {
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve12(io.cwd, file);
+    const path = resolve11(io.cwd, file);
     const text3 = await withFile("read", file, () => readFile4(path, "utf8"));
     const refreshed = refreshText(text3, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
@@ -67438,11 +67694,11 @@ __export(pull_environment_exports, {
   pullEnvironment: () => pullEnvironment
 });
 import { mkdir, readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname3, relative as relative5, resolve as resolve13 } from "node:path";
+import { dirname as dirname3, relative as relative5, resolve as resolve12 } from "node:path";
 async function namedIn2(files, key2, identity3, cwd) {
   const named = /* @__PURE__ */ new Map();
   for (const file of files) {
-    const text3 = await readFile5(resolve13(cwd, file), "utf8").catch(() => "");
+    const text3 = await readFile5(resolve12(cwd, file), "utf8").catch(() => "");
     const data = parseYaml(file, text3, new Diagnostics())?.data;
     const list8 = data?.[key2];
     if (!Array.isArray(list8)) continue;
@@ -67464,8 +67720,8 @@ async function pullEnvironment(flags, io, schema) {
   const invalid = configurationError(environment);
   if (invalid !== void 0) throw invalid;
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
-  const dir = resolve13(io.cwd, flags.out ?? "posthog/overlays");
-  const file = resolve13(dir, `${environment.name}.yaml`);
+  const dir = resolve12(io.cwd, flags.out ?? "posthog/overlays");
+  const file = resolve12(dir, `${environment.name}.yaml`);
   const shown3 = relative5(io.cwd, file);
   if (pathTaken(file)) {
     throw new UserError(`${shown3} already exists; pull never overwrites: choose another --out`);
@@ -67550,12 +67806,12 @@ __export(pull_exports, {
   schemaLocation: () => schemaLocation
 });
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve14, sep as sep5 } from "node:path";
+import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve13, sep as sep5 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
   const fromRepo = relative6(cwd, SCHEMA);
   const inside2 = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute5(fromRepo);
-  return (name) => inside2 ? relative6(dirname4(resolve14(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
+  return (name) => inside2 ? relative6(dirname4(resolve13(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
 }
 async function run7(flags, io) {
   const paths = flags.args ?? [];
@@ -67581,14 +67837,14 @@ async function run7(flags, io) {
     );
   const { project: project2 } = projectChoice(flags, io);
   if (project2 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve14(io.cwd, flags.out ?? "posthog");
+  const dir = resolve13(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve14(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve13(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     const folder = relative6(io.cwd, dir) || ".";
     throw new UserError(
@@ -67604,7 +67860,7 @@ async function run7(flags, io) {
   const shown3 = relative6(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir2(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve14(dir, pulled.name);
+    const file = resolve13(dir, pulled.name);
     await writeOutput(io, "write", relative6(io.cwd, file), file, pulled.text, { create: true });
     const words3 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
@@ -68272,14 +68528,14 @@ __export(promote_exports, {
   run: () => run8
 });
 import { existsSync as existsSync3, lstatSync as lstatSync3 } from "node:fs";
-import { posix as posix2, resolve as resolve15 } from "node:path";
+import { posix as posix2, resolve as resolve14 } from "node:path";
 async function run8(flags, io) {
   const [sourceName, ...rest] = flags.args ?? [];
   if (sourceName === void 0 || sourceName === "") {
     throw new UserError("promote needs the environment to promote from: promote SRC [DST] [PATH...]");
   }
   const second = rest[0];
-  const named = second !== void 0 && !existsSync3(resolve15(io.cwd, second)) ? second : void 0;
+  const named = second !== void 0 && !existsSync3(resolve14(io.cwd, second)) ? second : void 0;
   const paths = named === void 0 ? rest : rest.slice(1);
   const sources2 = await readSourceFiles(paths, io);
   const desired = await readConfig({ files: sources2 }, flags, io, "plan");
@@ -68333,7 +68589,7 @@ async function run8(flags, io) {
   };
   if (result.written) {
     for (const path of found3.changed) {
-      const taken = lstatSync3(resolve15(io.cwd, path), { throwIfNoEntry: false });
+      const taken = lstatSync3(resolve14(io.cwd, path), { throwIfNoEntry: false });
       if (taken?.isSymbolicLink() === true || taken !== void 0 && found3.adoption.created.has(path)) {
         throw new UserError(
           `cannot write ${path}: ${taken.isSymbolicLink() ? "it is a symbolic link, and posthog-gitops never writes through one" : "it already exists"}; nothing was written`,
@@ -68343,7 +68599,7 @@ async function run8(flags, io) {
     }
     for (const path of found3.changed) {
       const text3 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
-      const file = resolve15(io.cwd, path);
+      const file = resolve14(io.cwd, path);
       await writeOutput(io, "write", path, file, text3, {
         scrubbed: true,
         ...found3.adoption.created.has(path) ? { create: true } : {}
@@ -68356,7 +68612,7 @@ async function run8(flags, io) {
       io,
       "write the result to",
       flags.out,
-      resolve15(io.cwd, flags.out),
+      resolve14(io.cwd, flags.out),
       renderPromote(shown3, "json", { kinds: KINDS, color: false }),
       { scrubbed: true }
     );
@@ -68576,7 +68832,7 @@ async function adoptUndeclared(undeclared, source, destination, client, pulled, 
     folder,
     secretIn: (value) => secretInValue(io, value),
     header: (name) => [
-      `# yaml-language-server: $schema=${schemaLocation(io.cwd, resolve15(io.cwd, folder))(name)}`,
+      `# yaml-language-server: $schema=${schemaLocation(io.cwd, resolve14(io.cwd, folder))(name)}`,
       `# Adopted from environment ${source.name} (project ${source.entry.project}) by posthog-gitops promote --adopt:`,
       "# declared once for every environment; no ids (each environment finds its objects by name)."
     ]
@@ -69185,7 +69441,7 @@ __export(status_exports, {
   run: () => run9
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 async function run9(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
@@ -69225,7 +69481,7 @@ async function select(ctx, options) {
     const projects = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects };
   }
-  if (existsSync4(resolve16(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve15(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project2 } = projectChoice(options, ctx.io);
   if (project2 === void 0) {
     throw new UserError(
@@ -69804,11 +70060,11 @@ __export(whoami_exports, {
   verdict: () => verdict
 });
 import { existsSync as existsSync5 } from "node:fs";
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 async function run15(options, io) {
   const format = parseFormat(options.format, ["text", "json"], "text");
   const paths = options.args ?? [];
-  const readFiles = paths.length > 0 || existsSync5(resolve17(io.cwd, "posthog"));
+  const readFiles = paths.length > 0 || existsSync5(resolve16(io.cwd, "posthog"));
   const loaded = readFiles ? await loadFiles(paths.length > 0 ? paths : ["posthog"], options, io, "validate") : void 0;
   const declared = new Set(loaded?.projects.flatMap((p) => p.manages) ?? []);
   const kinds = loaded ? KINDS.filter((k) => declared.has(k.name)) : KINDS;
@@ -70024,7 +70280,7 @@ var init_events3 = __esm({
 // src/action/main.ts
 import { existsSync as existsSync7, mkdtempSync, readFileSync as readFileSync4, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join6, resolve as resolve18 } from "node:path";
+import { join as join6, resolve as resolve17 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -70254,7 +70510,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve18) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -70262,7 +70518,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve19(answer);
+      resolve18(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -70311,7 +70567,10 @@ Example:
 `;
 }
 function connectionOptions(cmd) {
-  return cmd.option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)").option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)").option("--concurrency <n>", "parallel requests (default 4)").option("--verbose", "log each request (method, path, status, ms, retries) to stderr").option(
+  return cmd.option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)").option(
+    "--project <id>",
+    "project for files without `project:` (env POSTHOG_PROJECT_ID); with environments declared: only the single-project files of that project"
+  ).option("--concurrency <n>", "parallel requests (default 4)").option("--verbose", "log each request (method, path, status, ms, retries) to stderr").option(
     "--quiet",
     "no progress line, no wait or retry lines and no unset-secrets note on stderr (errors still print)"
   );
@@ -70409,7 +70668,7 @@ function buildProgram(io, setExit) {
       []
     ).option(
       "--all",
-      "with environments declared: every environment, in promote_from order, stopping at the first that fails"
+      "with environments declared: every environment, in promote_from order, then the single-project files beside them, stopping at the first that fails"
     ).option(
       "--allow-destructive",
       "allow destructive actions in a `protect: true` environment (--auto-approve and --force do not)"
@@ -70590,7 +70849,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve18, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -70608,7 +70867,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code2, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve19({ code: code2 ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve18({ code: code2 ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -70889,14 +71148,14 @@ async function installRelease(version, prefix, env) {
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code2 = await new Promise((resolve19, reject) => {
+  const code2 = await new Promise((resolve18, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status) => resolve19(status ?? 1));
+    child.once("close", (status) => resolve18(status ?? 1));
   });
   if (code2 !== 0) throw new Error(`npm could not install ${spec} (exit ${code2}); see npm's messages above`);
   const root = join4(prefix, "node_modules", "posthog-gitops");
@@ -71089,7 +71348,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve18(workspace, inputs.workingDirectory);
+  const cwd = resolve17(workspace, inputs.workingDirectory);
   if (!existsSync7(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;

@@ -61,7 +61,10 @@ function help(env: string[], example: string): string {
 function connectionOptions(cmd: Command): Command {
   return cmd
     .option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)")
-    .option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)")
+    .option(
+      "--project <id>",
+      "project for files without `project:` (env POSTHOG_PROJECT_ID); with environments declared: only the single-project files of that project",
+    )
     .option("--concurrency <n>", "parallel requests (default 4)")
     .option("--verbose", "log each request (method, path, status, ms, retries) to stderr")
     .option(
@@ -235,7 +238,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       )
       .option(
         "--all",
-        "with environments declared: every environment, in promote_from order, stopping at the first that fails",
+        "with environments declared: every environment, in promote_from order, then the single-project files beside them, stopping at the first that fails",
       )
       .option(
         "--allow-destructive",

@@ -14,9 +14,10 @@ import { fileError } from "../files.js";
 import { fingerprintLive } from "../plan/index.js";
 import type { PlanKind } from "../plan/kinds.js";
 import { modifiedWords } from "../plan/modified.js";
-import { planSchema } from "../plan/schema.js";
+import { embedSchema, planSchema } from "../plan/schema.js";
 import { type Action, fingerprintKeys, type LiveProject, type ObjectRef, type Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";
+import type { PlanVerb } from "../plan/verbs.js";
 import type { ReadSet } from "../read/fetch.js";
 
 const SAVED_PLAN_VERSION = 3;
@@ -54,7 +55,8 @@ export function savedPlanText(saved: Omit<SavedPlan, "saved_plan_version">): str
 
 /**
  * The plans of several environments in one file: one environment's is a saved plan as above (with its
- * `environment`); several are `{ saved_plan_version, environments: [...] }`, each bound to its own.
+ * `environment`); several are `{ saved_plan_version, environments: [...] }`, each bound to its own (the
+ * single-project files beside them, SPEC §9, by their project: they name no environment).
  */
 export function savedPlansText(saved: ReadonlyArray<Omit<SavedPlan, "saved_plan_version">>): string {
   if (saved.length === 1 && saved[0] !== undefined) return savedPlanText(saved[0]);
@@ -65,70 +67,117 @@ export function savedPlansText(saved: ReadonlyArray<Omit<SavedPlan, "saved_plan_
 const validators = new WeakMap<readonly PlanKind[], (data: unknown) => boolean>();
 
 /**
- * The saved plan's own shape (strings, booleans), with the plan checked against the plan schema of the
- * kinds it is applied with (their verbs).
+ * The saved plan file's JSON Schema (schemas/saved-plan.schema.json, `npm run schemas`): one saved plan,
+ * or the plans of several sections saved together, `{ saved_plan_version, environments: [...] }`; each
+ * with its own shape (strings, booleans) and its plan in the plan's schema of the kinds it is applied
+ * with (their verbs). `apply --plan` checks a file against it before anything else.
  */
-function savedValidator(kinds: readonly PlanKind[]) {
-  let validateSaved = validators.get(kinds);
-  if (!validateSaved) {
-    const ajv = new Ajv2020({ allErrors: false, strict: false });
-    addFormats.default(ajv);
-    ajv.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
-    const strings = { type: "array", items: { type: "string" } };
-    validateSaved = ajv.compile({
-      type: "object",
-      required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
-      properties: {
-        saved_plan_version: { const: SAVED_PLAN_VERSION },
-        tool_version: { type: "string" },
-        environment: { type: "string" },
-        host: { type: "string" },
-        options: {
-          type: "object",
-          required: ["prune", "force", "rotateSecrets"],
-          properties: {
-            prune: { type: "boolean" },
-            force: { type: "boolean" },
-            rotateSecrets: { type: "boolean" },
-            targets: strings,
-            scope: strings,
-          },
+export function savedPlanSchema(
+  kinds: readonly { readonly name: string; readonly verbs: readonly PlanVerb[] }[],
+): Record<string, unknown> {
+  const strings = { type: "array", items: { type: "string" } };
+  const version = {
+    const: SAVED_PLAN_VERSION,
+    description: "Bumped on any incompatible change; a plan saved by another version is made again.",
+  };
+  const saved = {
+    type: "object",
+    description:
+      "One plan, bound to what made it: apply --plan refuses it when any of these changed, and sends only what it plans again from the same files and live state.",
+    required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
+    // Never also the list of several: a file is one or the other.
+    not: { required: ["environments"] },
+    properties: {
+      saved_plan_version: version,
+      tool_version: { type: "string", description: "The version of posthog-gitops that made it." },
+      environment: {
+        type: "string",
+        description:
+          "The environment it was made for (SPEC §9): apply --plan applies it there only. Absent for single-project files, bound by their project.",
+      },
+      host: { type: "string", description: "The service it was made against (origin)." },
+      options: {
+        type: "object",
+        description: "The planner's options it was made with; apply plans again with the same.",
+        required: ["prune", "force", "rotateSecrets"],
+        properties: {
+          prune: { type: "boolean" },
+          force: { type: "boolean" },
+          rotateSecrets: { type: "boolean" },
+          targets: strings,
+          scope: strings,
         },
-        config: {
-          type: "object",
-          required: ["paths", "digests"],
-          properties: {
-            paths: strings,
-            digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } },
-          },
+      },
+      config: {
+        type: "object",
+        description: "The configuration it came from: the paths given to plan, and sha256 of each file read.",
+        required: ["paths", "digests"],
+        properties: {
+          paths: strings,
+          digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } },
         },
-        plan: { $ref: "posthog-gitops:plan" },
-        reads: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["project", "kinds"],
-            properties: {
-              project: { type: "integer", minimum: 1 },
-              kinds: { type: "object" },
-              scope: {
+      },
+      plan: { $ref: "#/$defs/plan", description: "The plan, as plan.schema.json describes it." },
+      reads: {
+        type: "array",
+        description: "What was read of the live state, to read the same again.",
+        items: {
+          type: "object",
+          required: ["project", "kinds"],
+          properties: {
+            project: { type: "integer", minimum: 1 },
+            kinds: { type: "object" },
+            scope: {
+              type: "object",
+              additionalProperties: {
                 type: "object",
-                additionalProperties: {
-                  type: "object",
-                  required: ["ids", "names", "pinnedElsewhere"],
-                  additionalProperties: false,
-                  properties: {
-                    ids: { type: "array", items: { type: ["integer", "string"] } },
-                    names: strings,
-                    pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } },
-                  },
+                required: ["ids", "names", "pinnedElsewhere"],
+                additionalProperties: false,
+                properties: {
+                  ids: { type: "array", items: { type: ["integer", "string"] } },
+                  names: strings,
+                  pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } },
                 },
               },
             },
           },
         },
       },
-    });
+    },
+  };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "posthog-gitops saved plan",
+    description:
+      "The file `plan --out FILE` writes and `apply --plan FILE` applies: one saved plan, or, for several environments (and the single-project files beside them), `{saved_plan_version, environments: [...]}` with one saved plan each. Never holds a secret value.",
+    anyOf: [
+      { $ref: "#/$defs/saved" },
+      {
+        type: "object",
+        required: ["saved_plan_version", "environments"],
+        additionalProperties: false,
+        properties: {
+          saved_plan_version: version,
+          environments: {
+            type: "array",
+            minItems: 1,
+            items: { $ref: "#/$defs/saved" },
+            description: "One saved plan per section: an environment's names it.",
+          },
+        },
+      },
+    ],
+    $defs: { ...embedSchema(planSchema(kinds), "plan"), saved },
+  };
+}
+
+/** The check of a saved plan file, compiled once per list of kinds. */
+function savedValidator(kinds: readonly PlanKind[]) {
+  let validateSaved = validators.get(kinds);
+  if (!validateSaved) {
+    const ajv = new Ajv2020({ allErrors: false, strict: false });
+    addFormats.default(ajv);
+    validateSaved = ajv.compile(savedPlanSchema(kinds));
     validators.set(kinds, validateSaved);
   }
   return validateSaved;
@@ -154,22 +203,15 @@ export async function readSavedPlans(file: string, kinds: readonly PlanKind[]): 
     if (!(error instanceof SyntaxError)) throw fileError("read the saved plan", file, error);
     throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
-  const version = (data as { saved_plan_version?: unknown } | null)?.saved_plan_version;
-  const environments = (data as { environments?: unknown } | null)?.environments;
-  const list = Array.isArray(environments) ? environments : [data];
-  const named = list.every((s) => typeof (s as { environment?: unknown } | null)?.environment === "string");
-  if (
-    version !== SAVED_PLAN_VERSION ||
-    list.length === 0 ||
-    (Array.isArray(environments) && !named) ||
-    !list.every((s) => savedValidator(kinds)(s))
-  ) {
+  if (!savedValidator(kinds)(data)) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused",
     );
   }
-  return list as SavedPlan[];
+  // Several plans: each environment's names it; single-project files' are bound by their project.
+  const environments = (data as { environments?: unknown }).environments;
+  return (Array.isArray(environments) ? environments : [data]) as SavedPlan[];
 }
 
 /**

@@ -41,7 +41,10 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   }
   const savedPlans =
     flags.plan !== undefined ? await readSavedPlans(resolve(io.cwd, flags.plan), KINDS) : undefined;
-  if (savedPlans?.some((s) => s.environment !== undefined)) {
+  if (
+    savedPlans !== undefined &&
+    (savedPlans.length > 1 || savedPlans.some((s) => s.environment !== undefined))
+  ) {
     const { applyEnvironments } = await import("./apply-environments.js");
     return applyEnvironments(flags, io, savedPlans);
   }
@@ -49,14 +52,9 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   // A saved plan is planned again from the files it was made from, which must not have changed.
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   if (desired.environments !== undefined) {
-    if (saved !== undefined) {
-      throw new UserError(
-        "this plan was saved before the files declared environments: make it again with plan --env NAME --out FILE",
-        "plan_refused",
-      );
-    }
+    // Without an environment, a saved plan is of single-project files beside the environments.
     const { applyEnvironments } = await import("./apply-environments.js");
-    return applyEnvironments(flags, io, undefined, desired);
+    return applyEnvironments(flags, io, savedPlans, desired);
   }
   if (flags.all) throw new UserError("--all applies every environment, and the files declare none");
   selectEnvironments(desired, flags);

@@ -145,11 +145,6 @@ export function environmentRefusal(
   return undefined;
 }
 
-/** The one line that opens an environment's output: its name, project and host. */
-export function environmentHeading(environment: EnvironmentConfig, host: string | undefined): string {
-  return `Environment ${environment.name} · project ${environment.entry.project}${host ? ` · ${host}` : ""}`;
-}
-
 /** The environment's errors in the files, as one error for it (its diagnostics are printed already). */
 export function configurationError(environment: EnvironmentConfig): UserError | undefined {
   const errors = environment.config.diagnostics.filter((d) => d.severity === "error").length;

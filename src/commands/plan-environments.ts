@@ -1,13 +1,13 @@
 /**
- * `plan` when the files declare environments (SPEC §9): every environment (or each `--env`), read in
- * parallel, each with its own key, host and rate budget; one section per environment; the exit code is
- * the worst of them. An environment that cannot be planned (its key unset, its host unreachable, a
- * variable it lacks) is an error for it, and the others still plan. With `--out`, each plan is saved
- * bound to its environment (nothing is saved when one could not be planned).
+ * `plan` when the files declare environments (SPEC §9): every environment (or each `--env`), and the
+ * single-project files of each project that is no environment's (or the one `--project` names), read
+ * in parallel, each with its own key, host and rate budget; one section each; the exit code is the
+ * worst of them. A section that cannot be planned (its key unset, its host unreachable, a variable it
+ * lacks, an error in its files) is an error for it, and the others still plan. With `--out`, each plan
+ * is saved bound to its environment or project (nothing is saved when one could not be planned).
  */
 import { resolve } from "node:path";
 import { savedPlansText } from "../apply/saved-plan.js";
-import { markedDeclarations } from "../config/environments/document.js";
 import type { LoadResult } from "../config/index.js";
 import type { EnvironmentConfig } from "../config/load-types.js";
 import { labelEnvironmentDrift } from "../drift/environments.js";
@@ -15,7 +15,6 @@ import { isUserError } from "../errors.js";
 import { writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
-import { withOrigins } from "../plan/origins.js";
 import type { Plan } from "../plan/types.js";
 import { type EnvironmentFacts, preflightWarnings } from "../promote/preflight.js";
 import type { MadePlan } from "../read/make-plan.js";
@@ -25,27 +24,33 @@ import {
   renderEnvironmentsJson,
   renderEnvironmentsMarkdown,
   renderEnvironmentsText,
+  sectionsPhrase,
 } from "../render/environments.js";
 import { colorEnabled, type PlanFormat, planAnnotations, vocabulary } from "../render/index.js";
 import { scrubValue } from "../scrub.js";
 import { flat } from "../text.js";
 import { VERSION } from "../version.js";
-import { count } from "../words.js";
 import { planSecretsNote } from "./config.js";
 import { environmentNeeds, type FactsWanted, readFacts, wantedBy } from "./environment-facts.js";
-import {
-  configurationError,
-  type EnvironmentFlags,
-  environmentConnection,
-  environmentRefusal,
-  selectEnvironments,
-} from "./environments.js";
+import type { EnvironmentFlags } from "./environments.js";
 import { appendText, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
 import { progressFor } from "./progress.js";
 import { failIfUnsafe, savedOptions } from "./reconcile.js";
 import { withModified } from "./review.js";
 import { planChosen, type ScopeFlags } from "./scope.js";
 import { chooseEnvironmentBases, type EnvironmentBase } from "./scope-environments.js";
+import {
+  decorator,
+  selectTargets,
+  type Target,
+  targetConfig,
+  targetConfigurationError,
+  targetConnection,
+  targetLabel,
+  targetName,
+  targetRefusal,
+  targetSection,
+} from "./targets.js";
 
 export interface PlanEnvironmentsFlags extends ScopeFlags, EnvironmentFlags {
   format?: PlanFormat;
@@ -53,9 +58,9 @@ export interface PlanEnvironmentsFlags extends ScopeFlags, EnvironmentFlags {
   detailedExitcode?: boolean;
 }
 
-/** One environment planned: what its section shows, and what its saved plan keeps. */
+/** One section planned (an environment, or a project's single-project files): what it shows, and what its saved plan keeps. */
 export interface PlannedEnvironment {
-  environment: EnvironmentConfig;
+  target: Target;
   section: EnvironmentSection;
   made?: MadePlan & { planned?: string[] };
   /** What its project has that shared declarations may need (SPEC §9's warnings), when asked for. */
@@ -67,24 +72,24 @@ export async function planEnvironments(
   io: Io,
   desired: LoadResult,
 ): Promise<number> {
-  const selected = selectEnvironments(desired, flags);
+  const selected = selectTargets(desired, flags);
   const bases = await chooseEnvironmentBases(flags, desired, selected, io, "plan");
   const progress = progressFor(io, { quiet: flags.quiet === true });
   const log = (line: string) => progress.io.stderr.write(`${line}\n`);
-  progress.step(`reading live state of ${count(selected.length, "environment")}`);
-  const wanted = factsWanted(selected);
+  progress.step(`reading live state of ${sectionsPhrase(selected.map(targetSection))}`);
+  const wanted = factsWanted(selected.flatMap((t) => (t.environment ? [t.environment] : [])));
   let planned: PlannedEnvironment[];
   try {
     planned = await Promise.all(
-      selected.map((environment) =>
-        planEnvironment(
-          environment,
+      selected.map((target) =>
+        planTarget(
+          target,
           flags,
-          bases.get(environment.name) ?? {},
+          bases.get(targetName(target)) ?? {},
           progress.io,
           log,
           progress,
-          wanted.get(environment.name),
+          target.environment && wanted.get(target.environment.name),
         ),
       ),
     );
@@ -94,7 +99,7 @@ export async function planEnvironments(
   warnWhereEnvironmentsDisagree(planned);
   for (const p of planned) {
     if (p.section.error !== undefined)
-      io.stderr.write(`error: environment ${p.section.name}: ${p.section.error}\n`);
+      io.stderr.write(`error: ${targetLabel(p.target)}: ${p.section.error}\n`);
   }
   const sections = planned.map((p) => scrubValue(io, p.section));
   const format = flags.format ?? "text";
@@ -129,9 +134,19 @@ export async function planEnvironments(
   return flags.detailedExitcode && changes ? 2 : 0;
 }
 
-/** One environment's plan, or the error that stopped it (a UserError; anything else is a bug). */
-export async function planEnvironment(
+/** One environment's plan, or the error that stopped it (what promote plans DST with). */
+export function planEnvironment(
   environment: EnvironmentConfig,
+  ...rest: DropFirst<Parameters<typeof planTarget>>
+): Promise<PlannedEnvironment> {
+  return planTarget({ environment }, ...rest);
+}
+
+type DropFirst<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
+
+/** One section's plan, or the error that stopped it (a UserError; anything else is a bug). */
+export async function planTarget(
+  target: Target,
   flags: PlanEnvironmentsFlags,
   base: EnvironmentBase,
   io: Io,
@@ -140,37 +155,41 @@ export async function planEnvironment(
   /** What to read of the project besides, for SPEC §9's warnings (undefined: nothing, no facts). */
   wanted?: FactsWanted,
 ): Promise<PlannedEnvironment> {
-  const { name, entry } = environment;
-  const section: EnvironmentSection = { name, project: entry.project };
+  const name = targetName(target);
+  const config = targetConfig(target);
+  const section = targetSection(target);
   const failed = (error: unknown): PlannedEnvironment => {
     if (!isUserError(error)) throw error;
-    return { environment, section: { ...section, error: flat(error.message) } };
+    return { target, section: { ...section, error: flat(error.message) } };
   };
-  const invalid = configurationError(environment);
+  const invalid = targetConfigurationError(target);
   if (invalid !== undefined) return failed(invalid);
-  let connection: ReturnType<typeof environmentConnection>;
+  let connection: ReturnType<typeof targetConnection>;
   try {
-    connection = environmentConnection(environment, flags, io, log, progress);
+    connection = targetConnection(target, flags, io, log, progress);
   } catch (error) {
     return failed(error);
   }
   section.host = connection.host;
+  // Errors at a line of a standalone project's own files need no name; an environment's do.
+  const where = target.environment?.name;
   try {
-    const made = await planChosen(connection.client, environment.config, flags, base, io, name);
-    let plan: Plan = withOrigins(
+    const made = await planChosen(connection.client, config, flags, base, io, where);
+    let plan: Plan = decorator(target)(
       await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS),
-      markedDeclarations(environment.document, KINDS),
     );
-    planSecretsNote(environment.config, plan, flags, io);
+    planSecretsNote(config, plan, flags, io);
     if (flags.base !== undefined)
-      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
+      plan = labelEnvironmentDrift(plan, flags.base, base.change, config, made.live);
     failIfUnsafe(made, flags);
-    const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
+    const refusal = targetRefusal(target, plan, { force: flags.force === true });
     const read =
-      wanted === undefined ? undefined : await readFacts(connection.client, entry.project, made.live, wanted);
-    for (const note of read?.notes ?? []) log(`note: environment ${name}: ${note}`);
+      wanted === undefined
+        ? undefined
+        : await readFacts(connection.client, section.project, made.live, wanted);
+    for (const note of read?.notes ?? []) log(`note: ${targetLabel(target)}: ${note}`);
     return {
-      environment,
+      target,
       section: { ...section, plan, ...(refusal !== undefined ? { refusal } : {}) },
       made: { ...made, plan },
       ...(read !== undefined ? { facts: read.facts } : {}),
@@ -212,8 +231,11 @@ function factsWanted(selected: readonly EnvironmentConfig[]): Map<string, FactsW
  * the environment it is promoted from, and static cohorts they target.
  */
 function warnWhereEnvironmentsDisagree(planned: PlannedEnvironment[]): void {
-  const byName = new Map(planned.map((p) => [p.environment.name, p]));
-  for (const to of planned) {
+  const environments = planned.flatMap((p) =>
+    p.target.environment ? [{ ...p, environment: p.target.environment }] : [],
+  );
+  const byName = new Map(environments.map((p) => [p.environment.name, p]));
+  for (const to of environments) {
     const from = byName.get(to.environment.entry.promoteFrom ?? "");
     if (from?.facts === undefined || to.facts === undefined) continue;
     const warnings = preflightWarnings(
@@ -226,21 +248,24 @@ function warnWhereEnvironmentsDisagree(planned: PlannedEnvironment[]): void {
   }
 }
 
-/** `--out`: each environment's plan, bound to it (its host, project and files), in one file. */
+/**
+ * `--out`: each section's plan, bound to it (its host, project and files), in one file; an
+ * environment's names it, a standalone project's is bound by its project.
+ */
 async function savePlans(
   planned: readonly PlannedEnvironment[],
   flags: PlanEnvironmentsFlags,
   io: Io,
 ): Promise<void> {
   const out = flags.out as string;
-  const saved = planned.map(({ environment, section, made }) => ({
+  const saved = planned.map(({ target, section, made }) => ({
     tool_version: VERSION,
-    environment: environment.name,
+    ...(target.environment ? { environment: target.environment.name } : {}),
     host: section.host as string,
     options: { ...savedOptions(flags), ...(made?.planned !== undefined ? { scope: made.planned } : {}) },
     config: {
       paths: flags.args.length > 0 ? [...flags.args] : ["posthog"],
-      digests: environment.config.digests,
+      digests: targetConfig(target).digests,
     },
     plan: scrubValue(io, section.plan as Plan),
     reads: made?.reads ?? [],

@@ -2,11 +2,11 @@
  * `--base REF` and `--changed-only` with environments (SPEC §9): the change is told per environment,
  * from each one's merged declarations at REF (src/drift/environments.ts), so a shared file's change
  * is planned in every environment it serves and an overlay's in its own; an environment whose entry
- * changed is read whole, saying why. The same change labels drift in each environment's plan.
+ * changed is read whole, saying why. The single-project files beside them are told per project the
+ * same way. The same change labels drift in each section's plan.
  */
 
 import type { LoadResult } from "../config/index.js";
-import type { EnvironmentConfig } from "../config/load-types.js";
 import type { ChangeStatus } from "../drift/changes.js";
 import { type EnvironmentChange, environmentChanges } from "../drift/environments.js";
 import { resolveBase, systemGit } from "../drift/index.js";
@@ -14,6 +14,7 @@ import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import type { BaseChoice, ScopeFlags, ScopeMode } from "./scope.js";
+import { type Target, targetConfig, targetLabel, targetName } from "./targets.js";
 
 export interface EnvironmentBase extends BaseChoice {
   /** The environment's change since `--base`, for its drift labels. */
@@ -23,12 +24,12 @@ export interface EnvironmentBase extends BaseChoice {
 export async function chooseEnvironmentBases(
   flags: ScopeFlags,
   desired: LoadResult,
-  selected: readonly EnvironmentConfig[],
+  selected: readonly Target[],
   io: Io,
   mode: ScopeMode,
 ): Promise<Map<string, EnvironmentBase>> {
-  const each = (choice: (e: EnvironmentConfig) => EnvironmentBase) =>
-    new Map(selected.map((e) => [e.name, choice(e)]));
+  const each = (choice: (t: Target) => EnvironmentBase) =>
+    new Map(selected.map((t) => [targetName(t), choice(t)]));
   if (flags.base === undefined) {
     if (flags.changedOnly) {
       throw new UserError("--changed-only needs --base REF: the revision the change is measured from");
@@ -37,9 +38,12 @@ export async function chooseEnvironmentBases(
   }
   const base = flags.base;
   const git = systemGit(io.cwd, io.env);
-  const declarations = (e: EnvironmentConfig) =>
-    e.config.projects.reduce((n, p) => n + Object.values(p.objects).reduce((m, l) => m + l.length, 0), 0);
-  const full = (e: EnvironmentConfig, reason: string, commit?: string): EnvironmentBase => ({
+  const declarations = (t: Target) =>
+    targetConfig(t).projects.reduce(
+      (n, p) => n + Object.values(p.objects).reduce((m, l) => m + l.length, 0),
+      0,
+    );
+  const full = (e: Target, reason: string, commit?: string): EnvironmentBase => ({
     ...(commit !== undefined ? { commit } : {}),
     scope: { base, declarations: declarations(e), full: reason },
   });
@@ -64,17 +68,17 @@ export async function chooseEnvironmentBases(
     load: { env: io.env },
   });
   return each((e) => {
-    const change = changes.get(e.name);
+    const change = changes.get(targetName(e));
     if (!flags.changedOnly) return { commit, ...(change ? { change } : {}) };
     if (flags.prune) {
       return full(e, "--prune reads every live object, to find those no file declares", commit);
     }
     if (change === undefined || "full" in change) {
-      const reason = change?.full ?? `environment ${e.name} cannot be compared with ${base}`;
+      const reason = change?.full ?? `${targetLabel(e)} cannot be compared with ${base}`;
       if (mode === "plan") return { ...full(e, reason, commit), ...(change ? { change } : {}) };
       // apply writes only what changed: here that is every declaration of the environment, never a prune.
       const changed = new Map<import("../config/types.js").Declared, ChangeStatus>();
-      for (const p of e.config.projects)
+      for (const p of targetConfig(e).projects)
         for (const l of Object.values(p.objects)) for (const d of l) changed.set(d, "modified");
       return { commit, scope: { base, declarations: declarations(e), changed, removed: [], unsure: reason } };
     }

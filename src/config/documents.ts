@@ -28,6 +28,11 @@ export interface DocumentOptions {
   mode: LoadMode;
   /** How messages name the documents' project, e.g. ` in environment production`; default ` in project N`. */
   label?: string;
+  /**
+   * The error for a document that names no project when nothing fills one in, in every mode (beside
+   * environments, SPEC §9); default: the usual error, a warning for `validate`.
+   */
+  noProject?: string;
 }
 
 export interface LoadedDocuments {
@@ -217,6 +222,10 @@ function projectOf(
   if (project === undefined) {
     // validate works without one (a project's files may rely on POSTHOG_PROJECT_ID later), but says
     // so at the file, so a green validate does not hide what plan will refuse.
+    if (options.noProject !== undefined) {
+      diags.error(file.path, 1, 1, options.noProject);
+      return undefined;
+    }
     const message = "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID";
     if (options.mode === "validate") diags.add("warning", file.path, 1, 1, `${message} (plan needs one)`);
     else diags.error(file.path, 1, 1, message);

@@ -52,7 +52,8 @@ export interface LoadResult extends LoadedConfig {
   objects: number;
   /**
    * Set when the files serve environments (SPEC §9): each one's merged configuration. `projects` then
-   * holds only the files that serve none (single-project files of other projects).
+   * holds only the files that serve none (single-project files of other projects, also in
+   * `environments.standalone`).
    */
   environments?: Environments;
 }
@@ -74,12 +75,30 @@ export interface EnvironmentConfig {
   overlays: string[];
 }
 
+/**
+ * The single-project files of one project beside an environments declaration (SPEC §9): a project that
+ * is no environment's, planned and applied as before, with the default connection (POSTHOG_HOST,
+ * POSTHOG_API_KEY), as a section of its own named after its project.
+ */
+export interface StandaloneProject {
+  /** `project N`: how outputs name its section (no environment's name has a space). */
+  name: string;
+  project: number;
+  /**
+   * Its files, loaded as a single-project configuration: this project alone, its own diagnostics (an
+   * error here fails this section, not the environments), its files and their digests.
+   */
+  config: LoadResult;
+}
+
 /** The environments of a set of files. */
 export interface Environments {
   /** The file that declares them. */
   declaredIn: string;
   /** In declaration order. */
   list: EnvironmentConfig[];
+  /** The single-project files beside them, one entry per project (none an environment's), by project. */
+  standalone: StandaloneProject[];
   /** Problems of the files themselves (their roles, the declaration, ids in shared files): no environment can be planned with one. */
   diagnostics: Diagnostic[];
 }

@@ -1,8 +1,10 @@
 /**
  * The configuration's JSON Schema, composed from the kinds: the file's own keys (`project`, `ignore`)
- * plus, for each kind, its list key and its item schema. ajv validates with it; editors read the same
- * schema from schemas/config.schema.json, which `npm run schemas` writes from the built-in kinds (a
- * test keeps the committed file equal to it). Compiled once per list of kinds, on first use.
+ * plus, for each kind, its list key and its item schema. ajv validates each document with it (a file
+ * serving environments at its top level, then each environment's merged document); editors read it,
+ * with what such files may hold before merging (published-schema.ts), from schemas/config.schema.json,
+ * which `npm run schemas` writes from the built-in kinds (a test keeps the committed file equal to it).
+ * Compiled once per list of kinds, on first use.
  */
 import { createRequire } from "node:module";
 import type { Ajv2020 as Ajv2020Class, ErrorObject, Options } from "ajv/dist/2020.js";

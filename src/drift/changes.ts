@@ -18,9 +18,6 @@
  * `unsure`: all its declarations count as changed, and a plan reads the whole project instead (the
  * answer says why). Nothing here reaches the service.
  */
-import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import pLimit from "p-limit";
 import { Diagnostics } from "../config/diagnostics.js";
 import type { ConfigKind } from "../config/kinds.js";
@@ -30,7 +27,7 @@ import { SecretValue } from "../config/secret.js";
 import type { Declared, DesiredProject, SourceRef } from "../config/types.js";
 import { canonicalJson, isPlainObject } from "../plan/values.js";
 import type { GitRunner } from "./git.js";
-import { filesAt, type RevisionFiles, showAt, type TreeFile } from "./tree.js";
+import { filesAt, type RevisionFiles, showAt, type TreeFile, workingFiles } from "./tree.js";
 
 export type ChangeStatus = "added" | "modified" | "tombstoned";
 
@@ -82,27 +79,16 @@ export async function changesSince(options: ChangeOptions): Promise<Changes> {
     cwd: options.cwd,
   };
   const before = new Map((await filesAt(at, options.paths)).map((f) => [f.path, f]));
-  const algorithm = options.commit.length === 64 ? "sha256" : "sha1";
-  const read = options.readBytes ?? ((path: string) => readFile(path));
   const limit = pLimit(8);
+  const working = await workingFiles(at, options.desired.files, before, limit, options.readBytes);
   // Files whose declarations may differ: changed in the working tree (with their text, for their
   // settings), new in it, and gone from it.
   const changedNow = new Map<string, string | undefined>();
-  await Promise.all(
-    options.desired.files.map((file) =>
-      limit(async () => {
-        const old = before.get(file);
-        if (old === undefined) {
-          changedNow.set(file, undefined);
-          return;
-        }
-        const bytes = await read(resolve(options.cwd, file));
-        if (old.link || blobId(bytes, algorithm) !== old.blob) {
-          changedNow.set(file, new TextDecoder().decode(bytes));
-        }
-      }),
-    ),
-  );
+  for (const file of options.desired.files) {
+    const here = working.get(file);
+    if (here === undefined) changedNow.set(file, undefined);
+    else if (!here.same) changedNow.set(file, here.text);
+  }
   const current = new Set(options.desired.files);
   const readAtBase: TreeFile[] = [
     ...[...changedNow.keys()].flatMap((file) => before.get(file) ?? []),
@@ -124,15 +110,10 @@ export async function changesSince(options: ChangeOptions): Promise<Changes> {
   if (old.diagnostics.some((d) => d.severity === "error")) {
     // A rule across files (a tile's insight declared in another file) fails on the changed files
     // alone: load REF whole, the unchanged files as the working tree has them (the same blobs).
-    const unchanged = options.desired.files.filter((file) => before.has(file) && !changedNow.has(file));
-    const same = await Promise.all(
-      unchanged.map((file) =>
-        limit(async () => ({
-          path: file,
-          text: new TextDecoder().decode(await read(resolve(options.cwd, file))),
-        })),
-      ),
-    );
+    const same = options.desired.files.flatMap((file) => {
+      const here = working.get(file);
+      return here?.same === true ? [{ path: file, text: here.text }] : [];
+    });
     old = await load([...texts, ...same]);
   }
   for (const problem of old.diagnostics) {
@@ -150,11 +131,6 @@ export async function changesSince(options: ChangeOptions): Promise<Changes> {
   );
   const first = [...unsure.keys()].sort()[0];
   return first === undefined ? changes : { ...changes, unsure: unsure.get(first) as string };
-}
-
-/** The id git gives a blob with these bytes. */
-function blobId(bytes: Uint8Array, algorithm: "sha1" | "sha256"): string {
-  return createHash(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 
 /**

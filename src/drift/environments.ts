@@ -3,21 +3,26 @@
  * declarations at REF against the working tree's, so a change to a shared file touches every
  * environment it serves and an overlay's touches its own, whatever file a value came from. An
  * environment whose entry changed (its project, variables, secrets, …), that is new, or whose files do
- * not load at REF is read whole, and the answer says why. What `plan --base REF --changed-only` reads
- * in each environment, and what `--base` labels as drift there: an action whose declaration is the
- * same at REF.
+ * not load at REF is read whole, and the answer says why. The single-project files beside them are
+ * compared per project the same way (keyed `project N`). What `plan --base REF --changed-only` reads
+ * in each section, and what `--base` labels as drift there: an action whose declaration is the same at
+ * REF.
+ *
+ * REF's set of files is loaded whole (a merge needs every file), but only the files whose blob differs
+ * from the working tree's are read with `git show`: an unchanged file's text at REF is the working
+ * tree's (tree.ts `workingFiles`, as the single-project change does).
  */
 import pLimit from "p-limit";
 import type { ConfigKind } from "../config/kinds.js";
 import { type LoadOptions, type LoadResult, loadConfig } from "../config/load.js";
-import type { EnvironmentConfig } from "../config/load-types.js";
-import type { Declared } from "../config/types.js";
+import type { EnvironmentConfig, StandaloneProject } from "../config/load-types.js";
+import type { Declared, DesiredProject } from "../config/types.js";
 import { lastModified } from "../plan/modified.js";
 import type { Action, LiveProject, Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";
 import { type Changes, compareDeclarations } from "./changes.js";
 import type { GitRunner } from "./git.js";
-import { filesAt, type RevisionFiles, showAt } from "./tree.js";
+import { filesAt, type RevisionFiles, showAt, workingFiles } from "./tree.js";
 
 export type EnvironmentChange = Changes | { full: string };
 
@@ -31,9 +36,14 @@ export interface EnvironmentChangeOptions {
   /** The working tree's configuration, as the command loaded it. */
   desired: LoadResult;
   load: Pick<LoadOptions, "env">;
+  /** Reads a working-tree file's bytes (default: from disk). */
+  readBytes?: (absolute: string) => Promise<Uint8Array>;
 }
 
-/** Per environment of the working tree, by name: its change since REF, or why it is read whole. */
+/**
+ * Per environment of the working tree, by name, and per project of its single-project files, by
+ * `project N`: the change since REF, or why it is read whole.
+ */
 export async function environmentChanges(
   options: EnvironmentChangeOptions,
 ): Promise<Map<string, EnvironmentChange>> {
@@ -45,10 +55,22 @@ export async function environmentChanges(
   };
   const listed = await filesAt(at, options.paths);
   const limit = pLimit(8);
+  const working = await workingFiles(
+    at,
+    options.desired.files,
+    new Map(listed.map((f) => [f.path, f])),
+    limit,
+    options.readBytes,
+  );
   const texts = await Promise.all(
     listed
       .filter((f) => !f.link)
-      .map((f) => limit(async () => ({ path: f.path, text: (await showAt(at, f.path)) ?? "" }))),
+      .map((f) =>
+        limit(async () => {
+          const here = working.get(f.path);
+          return { path: f.path, text: here?.same ? here.text : ((await showAt(at, f.path)) ?? "") };
+        }),
+      ),
   );
   const then = await loadConfig(
     { files: texts },
@@ -58,26 +80,47 @@ export async function environmentChanges(
   const fileErrors = (then.environments?.diagnostics ?? then.diagnostics).filter(
     (d) => d.severity === "error",
   );
+  const compare = (now: readonly DesiredProject[], old: readonly DesiredProject[]): EnvironmentChange =>
+    compareDeclarations(options.kinds, now, old, new Set(sources(now)), new Set(sources(old)), new Set());
   for (const environment of options.desired.environments?.list ?? []) {
     const old = then.environments?.list.find((e) => e.name === environment.name);
     const why = fullReason(environment, old, then, fileErrors.length, options.base);
-    if (why !== undefined) {
-      out.set(environment.name, { full: why });
-      continue;
-    }
     out.set(
       environment.name,
-      compareDeclarations(
-        options.kinds,
-        environment.config.projects,
-        old?.config.projects ?? [],
-        new Set(sources(environment.config.projects)),
-        new Set(sources(old?.config.projects ?? [])),
-        new Set(),
-      ),
+      why !== undefined ? { full: why } : compare(environment.config.projects, old?.config.projects ?? []),
+    );
+  }
+  for (const standalone of options.desired.environments?.standalone ?? []) {
+    const why = standaloneReason(standalone, then, fileErrors.length, options.base);
+    out.set(
+      standalone.name,
+      why !== undefined
+        ? { full: why }
+        : compare(
+            standalone.config.projects,
+            then.projects.filter((p) => p.project === standalone.project),
+          ),
     );
   }
   return out;
+}
+
+/**
+ * Why the change of a project's single-project files cannot be told declaration by declaration: REF's
+ * files do not load (a project new since REF has every declaration added, and is told).
+ */
+function standaloneReason(
+  standalone: StandaloneProject,
+  then: LoadResult,
+  fileErrors: number,
+  base: string,
+): string | undefined {
+  if (fileErrors > 0) return `the files do not load at ${base}`;
+  const old = then.environments?.standalone.find((s) => s.project === standalone.project);
+  if (old?.config.diagnostics.some((d) => d.severity === "error")) {
+    return `the single-project files of project ${standalone.project} do not load at ${base}`;
+  }
+  return undefined;
 }
 
 /** Why an environment's change cannot be told declaration by declaration; undefined when it can. */
@@ -106,7 +149,7 @@ function entryText(environment: EnvironmentConfig): string {
   return canonicalJson(settings);
 }
 
-function sources(projects: LoadResult["projects"]): string[] {
+function sources(projects: readonly DesiredProject[]): string[] {
   return [
     ...new Set(
       projects.flatMap((p) => Object.values(p.objects).flatMap((list) => list.map((d) => d.source.file))),

@@ -4,7 +4,10 @@
  * file's text. Paths are as the loader shows them (relative to the command's folder), so a file at the
  * revision and in the working tree are named alike.
  */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { LimitFunction } from "p-limit";
 import { displayPath } from "../config/read.js";
 import { UserError } from "../errors.js";
 import type { GitRunner } from "./git.js";
@@ -87,6 +90,45 @@ export async function showAt(at: RevisionFiles, file: string): Promise<string | 
     throw new UserError(`--base: ${file} is outside the git repository, so its base version cannot be read`);
   }
   throw gitFailure(`reading ${file} at ${at.base}`, shown.stderr);
+}
+
+/** The id git gives a blob with these bytes (sha1 or sha256, as the repository's commit ids are). */
+export function blobId(bytes: Uint8Array, algorithm: "sha1" | "sha256"): string {
+  return createHash(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+}
+
+/** A working-tree file that the revision holds too: its text, and whether the revision's blob is the same. */
+export interface WorkingFile {
+  text: string;
+  same: boolean;
+}
+
+/**
+ * Each of `files` (working-tree paths, as the loader shows them) that the revision holds, hashed as
+ * git hashes blobs and compared with the revision's blob id: an unchanged file costs no git command
+ * (its text at the revision is the working tree's). A file new in the working tree is not read.
+ */
+export async function workingFiles(
+  at: RevisionFiles,
+  files: readonly string[],
+  before: ReadonlyMap<string, TreeFile>,
+  limit: LimitFunction,
+  read: (absolute: string) => Promise<Uint8Array> = (path) => readFile(path),
+): Promise<Map<string, WorkingFile>> {
+  const algorithm = at.commit.length === 64 ? "sha256" : "sha1";
+  const out = new Map<string, WorkingFile>();
+  await Promise.all(
+    files.map((file) =>
+      limit(async () => {
+        const old = before.get(file);
+        if (old === undefined) return;
+        const bytes = await read(resolve(at.cwd, file));
+        const same = !old.link && blobId(bytes, algorithm) === old.blob;
+        out.set(file, { text: new TextDecoder().decode(bytes), same });
+      }),
+    ),
+  );
+  return out;
 }
 
 /** `./posthog/a.yaml`: a path git reads relative to the command's folder. */

@@ -15,7 +15,7 @@ export function planSchema(
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "posthog-gitops plan",
     description:
-      "The output of `posthog-gitops plan --format json` and the file written by `plan --out`. A plan never holds a secret value: secret fields are SecretRefs.",
+      "The output of `posthog-gitops plan --format json`, and the `plan` of a file written by `plan --out` (saved-plan.schema.json). A plan never holds a secret value: secret fields are SecretRefs.",
     type: "object",
     required: ["format_version", "created_at", "projects", "actions", "notes", "fingerprints", "summary"],
     additionalProperties: false,
@@ -535,4 +535,21 @@ function sideRules(verbs: readonly PlanVerb[]): Record<string, unknown>[] {
       },
     };
   });
+}
+
+/**
+ * A document's schema as definitions of another: its `$defs`, and the document itself as one more
+ * (`as`), so an envelope can hold it with `{ $ref: "#/$defs/<as>" }`.
+ */
+export function embedSchema(schema: Record<string, unknown>, as: string): Record<string, unknown> {
+  const {
+    $schema: _schema,
+    title: _title,
+    $defs,
+    ...root
+  } = schema as Record<string, unknown> & {
+    $defs?: Record<string, unknown>;
+  };
+  if ($defs !== undefined && as in $defs) throw new Error(`schema definition "${as}" is taken`);
+  return { ...$defs, [as]: root };
 }

@@ -1,9 +1,11 @@
 /**
  * The plan of several environments (SPEC §9): one section per environment naming it, its project and
  * host, then that environment's plan as the single-project renderers show it, or why it could not be
- * planned. Markdown is one pull-request comment (one marker, a table of the environments, a section
- * each, all within GitHub's limit); JSON has a top-level `environments` list with each environment's
- * plan in the single-project shape. Pure, like every renderer.
+ * planned; after them, a section for the single-project files of each project that is no
+ * environment's. Markdown is one pull-request comment (one marker, a table of the sections, a section
+ * each, all within GitHub's limit); JSON is the envelope `{format_version, environments: [...]}`
+ * (schemas/plan-environments.schema.json) with each section's plan in the single-project shape. Pure,
+ * like every renderer.
  */
 import type { Plan } from "../plan/types.js";
 import { visible } from "../text.js";
@@ -17,8 +19,11 @@ import { renderText } from "./text.js";
 
 /** One environment's outcome: its plan, or why there is none; and what its apply would refuse. */
 export interface EnvironmentSection {
+  /** The environment's name; `project N` for single-project files. */
   name: string;
   project: number;
+  /** The single-project files of a project that is no environment's (SPEC §9), not an environment. */
+  singleProject?: boolean;
   /** The host it was planned against (absent when it could not be reached). */
   host?: string;
   plan?: Plan;
@@ -33,8 +38,11 @@ export interface EnvironmentSection {
   warnings?: string[];
 }
 
-export function sectionHeading(section: Pick<EnvironmentSection, "name" | "project" | "host">): string {
-  return `Environment ${section.name} · project ${section.project}${section.host ? ` · ${section.host}` : ""}`;
+export function sectionHeading(
+  section: Pick<EnvironmentSection, "name" | "project" | "host" | "singleProject">,
+): string {
+  const what = section.singleProject ? "Single-project files" : `Environment ${section.name}`;
+  return `${what} · project ${section.project}${section.host ? ` · ${section.host}` : ""}`;
 }
 
 export function renderEnvironmentsText(
@@ -56,14 +64,29 @@ export function renderEnvironmentsText(
   return `${out.join("\n")}\n`;
 }
 
-/** `2 environments: staging 1 to add; production no changes; eu not planned`. */
+/**
+ * `2 environments: staging 1 to add; production no changes; eu not planned`; with single-project
+ * files, `2 environments and project 42: …; project 42 no changes`.
+ */
 function overview(sections: readonly EnvironmentSection[], vocab: Vocabulary): string {
   const parts = sections.map((s) => {
     if (s.plan === undefined) return `${s.name} not planned`;
     const phrases = summaryPhrases(s.plan.actions, vocab).map((p) => p.text);
     return `${s.name} ${phrases.length === 0 ? "no changes" : phrases.join(", ")}`;
   });
-  return `${count(sections.length, "environment")}: ${parts.join("; ")}.`;
+  return `${sectionsPhrase(sections)}: ${parts.join("; ")}.`;
+}
+
+/** `2 environments`, `2 environments and project 42`, `project 42`. */
+export function sectionsPhrase(
+  sections: readonly Pick<EnvironmentSection, "name" | "singleProject">[],
+): string {
+  const environments = sections.filter((s) => !s.singleProject).length;
+  const projects = sections.filter((s) => s.singleProject).map((s) => s.name);
+  return [
+    ...(environments > 0 || projects.length === 0 ? [count(environments, "environment")] : []),
+    ...(projects.length > 0 ? [projects.join(", ")] : []),
+  ].join(" and ");
 }
 
 export interface EnvironmentsMarkdownOptions {
@@ -82,15 +105,19 @@ export function renderEnvironmentsMarkdown(
   options: EnvironmentsMarkdownOptions,
 ): string {
   const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
-  const names = sections.map((s) => s.name).join(",");
+  const names = sections
+    .filter((s) => !s.singleProject)
+    .map((s) => s.name)
+    .join(",");
+  const projects = sections.filter((s) => s.singleProject).map((s) => s.project);
   const head = [
-    `<!-- posthog-gitops plan: environments ${names} -->`,
-    `### posthog-gitops plan for ${count(sections.length, "environment")}`,
+    `<!-- posthog-gitops plan: environments ${names}${projects.length > 0 ? `; single-project files ${projects.join(",")}` : ""} -->`,
+    `### posthog-gitops plan for ${sectionsPhrase(sections)}`,
     "",
     "| Environment | Project | Changes | Actions |",
     "| :-- | --: | :-- | --: |",
     ...sections.map((s) => {
-      const name = escapeInline(clip(s.name, 64));
+      const name = s.singleProject ? "single-project files" : escapeInline(clip(s.name, 64));
       if (s.plan === undefined) return `| ${name} | ${s.project} | **not planned** ⚠️ | - |`;
       const phrases = summaryPhrases(s.plan.actions, options.vocab).map((p) =>
         p.destructive ? `**${p.text}** ⚠️` : p.text,
@@ -108,7 +135,7 @@ export function renderEnvironmentsMarkdown(
     ),
   );
   for (const section of sections) {
-    const label = `${section.name} (project ${section.project})`;
+    const label = `${section.singleProject ? "single-project files" : section.name} (project ${section.project})`;
     let body: string;
     if (section.plan === undefined) {
       body = `### ${escapeInline(clip(label, 120))}\n\n> [!CAUTION]\n> Not planned: ${escapeInline(clip(section.error ?? "", 2000))}\n`;
@@ -143,13 +170,21 @@ function sectionNotes(section: EnvironmentSection): string {
 /** How many of an environment's warnings the comment shows; the rest are counted. */
 const MAX_WARNINGS = 20;
 
-/** `{ format_version, environments: [{ name, project, host, plan | error, refusal }] }`. */
+/**
+ * The envelope's version (schemas/plan-environments.schema.json and apply-environments.schema.json):
+ * bumped on any incompatible change. 2: each section's plan is in the plan's format 2 (and its apply
+ * result in the apply result's format 2); sections of single-project files (`single_project`).
+ */
+export const ENVELOPE_FORMAT_VERSION = "2";
+
+/** `{ format_version, environments: [{ name, project, single_project, host, plan | error, refusal, warnings }] }`. */
 export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]): string {
   const document = {
-    format_version: "1",
+    format_version: ENVELOPE_FORMAT_VERSION,
     environments: sections.map((s) => ({
       name: s.name,
       project: s.project,
+      ...(s.singleProject ? { single_project: true } : {}),
       ...(s.host !== undefined ? { host: s.host } : {}),
       ...(s.plan !== undefined ? { plan: s.plan } : {}),
       ...(s.error !== undefined ? { error: s.error } : {}),

@@ -131,16 +131,67 @@ describe("which file serves what", () => {
     ]);
   });
 
-  it("refuses a single-project file among them, naming the environment whose project it is", async () => {
+  it("refuses a single-project file for an environment's project, naming both, or for no project", async () => {
     const result = await load({
       "shared.yaml": "environments: all\n",
       "prod.yaml": "project: 12345\ndashboards: [{name: A}]\n",
-      "other.yaml": "project: 999\n",
+      "loose.yaml": "dashboards: [{name: B}]\n",
     });
     expect(messages(result)).toEqual([
-      "other.yaml:1:10: error: this file names no environment, and the files beside it serve environments: make it an overlay (overlay: NAME) or a shared file (environments: all), or keep another project's files in a folder of their own",
+      "loose.yaml:1:1: error: this file names no project, and the files beside it serve environments: make it a shared file (environments: all) or an overlay (overlay: NAME), or name the project it is for (project: N) if that project is no environment's",
       "prod.yaml:1:10: error: this file is for project 12345, which is environment production's project: put production's own objects in its overlay (overlay: production)",
     ]);
+    // The files' own problems: they stop every section.
+    expect(result.environments?.diagnostics.map(formatDiagnostic)).toEqual(messages(result));
+    expect(result.environments?.standalone).toEqual([]);
+  });
+
+  it("loads the single-project files of a project that is no environment's as a section of their own", async () => {
+    const result = await load(
+      {
+        "shared.yaml": "environments: all\ndashboards: [{name: Shared}]\n",
+        "other/a.yaml":
+          "project: 999\ndashboards: [{name: Own, description: '${WORDS}'}]\nvariables: [WORDS]\n",
+        "other/b.yaml": "project: 999\ninsights: [{name: Broken, query: 5}]\n",
+        "third.yaml": "project: 7\ndashboards: [{name: Third}]\n",
+      },
+      { WORDS: "its own words" },
+    );
+    const standalone = result.environments?.standalone ?? [];
+    expect(standalone.map((s) => [s.name, s.project, s.config.files])).toEqual([
+      ["project 7", 7, ["third.yaml"]],
+      ["project 999", 999, ["other/a.yaml", "other/b.yaml"]],
+    ]);
+    const [third, other] = standalone;
+    expect(third?.config.diagnostics).toEqual([]);
+    expect(Object.keys(third?.config.digests ?? {})).toEqual(["third.yaml"]);
+    expect(other?.config.projects[0]?.objects.dashboard?.[0]).toMatchObject({
+      name: "Own",
+      description: "its own words",
+    });
+    // Its errors are its own, like an environment's: not the files' (which would stop every section).
+    const own = other?.config.diagnostics.map(formatDiagnostic) ?? [];
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatch(/^other\/b\.yaml:2:\d+: error: /);
+    expect(result.environments?.diagnostics).toEqual([]);
+    expect(messages(result)).toEqual(own);
+    expect(result.projects.map((p) => p.project)).toEqual([7, 999]);
+    // The environments are not touched by them.
+    expect(declared(result, "staging", "dashboard").map((d) => d.name)).toEqual(["Shared"]);
+  });
+
+  it("fills in no project from --project or POSTHOG_PROJECT_ID beside environments", async () => {
+    const all = {
+      "envs.yaml": DECLARATION,
+      "shared.yaml": "environments: all\ndashboards: [{name: Shared}]\n",
+      "other.yaml": "project: 999\ndashboards: [{name: Own}]\n",
+    };
+    const result = await loadConfig(
+      { files: Object.entries(all).map(([path, text]) => ({ path, text })) },
+      { env: {}, cwd: "/", kinds: KINDS, mode: "plan", defaultProject: 999, defaultProjectFrom: "--project" },
+    );
+    expect(result.diagnostics).toEqual([]);
+    expect(environment(result, "production").config.projects.map((p) => p.project)).toEqual([12345]);
   });
 
   it("needs a declaration for shared files and overlays", async () => {

@@ -10,8 +10,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type Json, recordingProxy, useEmulator } from "../support/emulator.js";
+import { type Json, ROOT, recordingProxy, useEmulator } from "../support/emulator.js";
 import { GIT_ENV, gitRepo } from "../support/git-repo.js";
 
 const h = useEmulator({ env: { NO_COLOR: "1" } });
@@ -442,6 +444,200 @@ batch_exports:
     // The adopted dashboard is matched by its pin; only the flag, which production lacks, is created.
     expect(actions.map((a) => [a.action, a.object.kind, a.object.name])).toEqual([
       ["create", "feature_flag", "env-checkout"],
+    ]);
+  });
+});
+
+/** `plan --format json`'s envelope, checked against schemas/plan-environments.schema.json. */
+function envelope(stdout: string, schema = "plan-environments"): Json {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, `schemas/${schema}.schema.json`), "utf8")));
+  const value = JSON.parse(stdout);
+  expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+  return value;
+}
+
+describe("single-project files beside the environments (a project that is no environment's)", () => {
+  /** Globex's project, read with the default key: no environment's. */
+  const BOARD = "project: 22222\ndashboards:\n  - name: Globex board\n    description: Globex's own\n";
+  const DEFAULT = { POSTHOG_API_KEY: GLOBEX_KEY };
+  const standalone = (files: Record<string, string> = {}) =>
+    writeFiles({ "posthog/globex/board.yaml": BOARD, ...files });
+  const board = async () => live(await h.state(), "dashboards", 22222, "Globex board");
+
+  it("is planned as a section of its own, in text, markdown and the JSON envelope", async () => {
+    standalone();
+    const text = await cli(["plan", "posthog"], DEFAULT);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/══ Single-project files · project 22222 · http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(text.stdout).toContain(
+      "2 environments and project 22222: staging 3 to create; production 2 to create; project 22222 1 to create.",
+    );
+    const markdown = await cli(["plan", "--format", "markdown", "posthog"], DEFAULT);
+    expect(markdown.stdout.split("\n")[0]).toBe(
+      "<!-- posthog-gitops plan: environments staging,production; single-project files 22222 -->",
+    );
+    expect(markdown.stdout).toContain("| single-project files | 22222 | 1 to create | 1 |");
+    expect(markdown.stdout).toContain("### posthog-gitops plan for single-project files (project 22222)");
+    const json = envelope((await cli(["plan", "--format", "json", "posthog"], DEFAULT)).stdout);
+    expect(json.format_version).toBe("2");
+    expect(json.environments.map((e: Json) => [e.name, e.project, e.single_project])).toEqual([
+      ["staging", 12346, undefined],
+      ["production", 12345, undefined],
+      ["project 22222", 22222, true],
+    ]);
+    const own = json.environments[2].plan;
+    expect(own.format_version).toBe("2");
+    expect(own.projects).toEqual([22222]);
+    expect(own.actions.map((a: Json) => [a.action, a.object.name, a.object.source.file])).toEqual([
+      ["create", "Globex board", "posthog/globex/board.yaml"],
+    ]);
+    // --project N plans it alone; --env the environments alone.
+    const alone = envelope(
+      (await cli(["plan", "--format", "json", "--project", "22222", "posthog"], DEFAULT)).stdout,
+    );
+    expect(alone.environments.map((e: Json) => e.name)).toEqual(["project 22222"]);
+    const envs = envelope(
+      (await cli(["plan", "--format", "json", "--env", "staging", "posthog"], DEFAULT)).stdout,
+    );
+    expect(envs.environments.map((e: Json) => e.name)).toEqual(["staging"]);
+  });
+
+  it("apply --env leaves it alone; apply --all applies it after the environments; --project N alone", async () => {
+    standalone();
+    const staging = await cli(["apply", "--env", "staging", "--auto-approve", "posthog"], DEFAULT);
+    expect(staging.code, staging.stderr).toBe(0);
+    expect(await board()).toBeUndefined();
+    await h.clearRequests();
+    const all = await cli(["apply", "--all", "--auto-approve", "--format", "json", "posthog"], DEFAULT);
+    expect(all.code, all.stderr).toBe(0);
+    const result = envelope(all.stdout, "apply-environments");
+    expect(result.environments.map((e: Json) => [e.name, e.single_project, e.result.ok])).toEqual([
+      ["staging", undefined, true],
+      ["production", undefined, true],
+      ["project 22222", true, true],
+    ]);
+    expect(all.stderr.indexOf("Environment production")).toBeLessThan(
+      all.stderr.indexOf("Single-project files · project 22222"),
+    );
+    expect(await board()).toMatchObject({ description: "Globex's own" });
+    // Its own connection: the default key, never an environment's, and no environment's project read.
+    const writes = (await h.requests()).filter((q) => q.method === "POST" && q.path.includes("/22222/"));
+    expect(writes.map((q) => q.path)).toEqual(["/api/projects/22222/dashboards/"]);
+    expect((await cli(["plan", "--detailed-exitcode", "posthog"], DEFAULT)).code).toBe(0);
+    // Applied alone: only its project is read or written.
+    standalone({ "posthog/globex/board.yaml": BOARD.replace("Globex's own", "Globex's, edited") });
+    await h.clearRequests();
+    const alone = await cli(["apply", "--project", "22222", "--auto-approve", "posthog"], DEFAULT);
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(alone.stdout).toContain("Single-project files · project 22222");
+    expect(alone.stdout).not.toContain("Environment staging");
+    const paths = (await h.requests()).map((q) => q.path).filter((p) => p.startsWith("/api/projects/"));
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.filter((p) => !p.startsWith("/api/projects/22222/"))).toEqual([]);
+    expect(await board()).toMatchObject({ description: "Globex's, edited" });
+  });
+
+  it("--project names no environment's project; apply without a choice says what to choose", async () => {
+    standalone();
+    const env = await cli(["plan", "--project", "12345", "posthog"], DEFAULT);
+    expect(env.code).toBe(1);
+    expect(env.stderr).toContain(
+      "--project 12345 is environment production's project: choose it with --env production",
+    );
+    const none = await cli(["plan", "--project", "99", "posthog"], DEFAULT);
+    expect(none.stderr).toContain(
+      "--project 99: no file names it; the files declare environments staging, production and single-project files of project 22222",
+    );
+    const host = await cli(["plan", "--host", "http://127.0.0.1:1", "posthog"], DEFAULT);
+    expect(host.stderr).toContain("--host does not apply to environments (staging, production)");
+    const apply = await cli(["apply", "--auto-approve", "posthog"], DEFAULT);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain(
+      "the files declare environments staging, production and single-project files of project 22222: apply needs --env NAME (repeatable), --project N or --all",
+    );
+  });
+
+  it("its errors are its own: a broken file or a missing key fails its section while the environments plan", async () => {
+    standalone({ "posthog/globex/board.yaml": `${BOARD}    pinned: maybe\n` });
+    const broken = await cli(["plan", "posthog"], DEFAULT);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/posthog\/globex\/board\.yaml:5:\d+: error: /);
+    expect(broken.stderr).toContain(
+      "error: project 22222: the single-project files of project 22222 have 1 error; they were not planned",
+    );
+    expect(broken.stdout).toContain(
+      "2 environments and project 22222: staging 3 to create; production 2 to create; project 22222 not planned.",
+    );
+    standalone();
+    const keyless = await cli(["plan", "--format", "json", "posthog"]);
+    expect(keyless.code).toBe(1);
+    const sections = envelope(keyless.stdout).environments as Json[];
+    expect(sections.map((s) => [s.name, s.error === undefined])).toEqual([
+      ["staging", true],
+      ["production", true],
+      ["project 22222", false],
+    ]);
+    expect(sections[2].error).toContain("POSTHOG_API_KEY is not set");
+  });
+
+  it("a file for an environment's project stays an error naming both", async () => {
+    standalone({ "posthog/mine.yaml": "project: 12345\ndashboards:\n  - name: Mine\n" });
+    const r = await cli(["validate", "posthog"], DEFAULT);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      "posthog/mine.yaml:1:10: error: this file is for project 12345, which is environment production's project: put production's own objects in its overlay (overlay: production)",
+    );
+    const plan = await cli(["plan", "posthog"], DEFAULT);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("nothing was sent");
+  });
+
+  it("saved with the environments, or alone, a plan applies it where it was made", async () => {
+    standalone();
+    const both = await cli(["plan", "--out", "all.json", "posthog"], DEFAULT);
+    expect(both.code, both.stderr).toBe(0);
+    const file = envelope(readFileSync(join(h.dir, "all.json"), "utf8"), "saved-plan");
+    expect(file.environments.map((s: Json) => s.environment ?? s.plan.projects)).toEqual([
+      "staging",
+      "production",
+      [22222],
+    ]);
+    const wrong = await cli(["apply", "--plan", "all.json", "--project", "12345", "--auto-approve"], DEFAULT);
+    expect(wrong.stderr).toContain("--project 12345 is environment production's project");
+    const applied = await cli(["apply", "--plan", "all.json", "--auto-approve"], DEFAULT);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(await board()).toBeDefined();
+    standalone({ "posthog/globex/board.yaml": BOARD.replace("Globex's own", "Saved alone") });
+    const alone = await cli(["plan", "--project", "22222", "--out", "alone.json", "posthog"], DEFAULT);
+    expect(alone.code, alone.stderr).toBe(0);
+    const again = await cli(["apply", "--plan", "alone.json", "--auto-approve"], DEFAULT);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await board()).toMatchObject({ description: "Saved alone" });
+  });
+
+  it("--base --changed-only: a change to its files is read in its section only", async () => {
+    const repo = gitRepo(h.dir);
+    standalone();
+    repo.commit("with single-project files");
+    expect(
+      (await cli(["apply", "--all", "--auto-approve", "posthog"], { ...GIT_ENV, ...DEFAULT })).code,
+    ).toBe(0);
+    h.write("posthog/globex/board.yaml", BOARD.replace("Globex's own", "Changed"));
+    const r = await cli(["plan", "--format", "json", "--base", "main", "--changed-only", "posthog"], {
+      ...GIT_ENV,
+      ...DEFAULT,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sections = envelope(r.stdout).environments as Json[];
+    expect(sections.map((s) => [s.name, s.plan.scope.read, s.plan.scope.planned])).toEqual([
+      ["staging", "changes", 0],
+      ["production", "changes", 0],
+      ["project 22222", "changes", 1],
+    ]);
+    expect(sections[2].plan.actions.map((a: Json) => [a.action, a.object.name])).toEqual([
+      ["update", "Globex board"],
     ]);
   });
 });

@@ -5,8 +5,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { type EmulatorHarness, type Json, P, USER_UUIDS, useEmulator } from "../support/emulator.js";
+import { type EmulatorHarness, type Json, P, ROOT, USER_UUIDS, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 
@@ -134,6 +136,24 @@ describe("a saved plan is bound to what made it (SPEC §3)", () => {
     await refused(
       /refusing the saved plan: its action \d \(update of dashboard "Product KPIs" \(project 12345\)\) is not what the files and the live state give/,
     );
+  });
+
+  it("is what schemas/saved-plan.schema.json describes", async () => {
+    await saved();
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(join(ROOT, "schemas/saved-plan.schema.json"), "utf8")),
+    );
+    expect(validate(JSON.parse(readFileSync(file(), "utf8"))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("a plan with a list of other plans slipped in by hand is refused, nothing is sent", async () => {
+    await saved();
+    edit((s) => {
+      s.environments = [{ ...structuredClone(s), environment: "elsewhere" }];
+    });
+    await refused(/is not a plan saved by this version of posthog-gitops, or it was edited by hand/);
   });
 
   it("an action flipped by hand (update → soft_delete) is refused", async () => {

@@ -5,11 +5,12 @@
  * applied (variables.ts), and the merged document loaded exactly as a single-project file of its
  * project is (../documents.ts), so every rule of a kind holds in every environment and every message
  * points at the file and line each value came from. Files that serve no environment (single-project
- * files of other projects) load as they always have, beside them.
+ * files of projects that are no environment's) load as they always have, beside them, one
+ * configuration per project (`Environments.standalone`), each failing alone like an environment.
  */
 import { Diagnostics } from "../diagnostics.js";
 import { loadDocuments } from "../documents.js";
-import type { EnvironmentConfig, LoadOptions, LoadResult } from "../load-types.js";
+import type { EnvironmentConfig, LoadOptions, LoadResult, StandaloneProject } from "../load-types.js";
 import type { ParsedFile } from "../parse-types.js";
 import type { Diagnostic } from "../types.js";
 import { readDeclaration } from "./declaration.js";
@@ -17,6 +18,7 @@ import { sourceOf } from "./document.js";
 import { checkRoles, type FileRole, fileRoles, servedBy } from "./files.js";
 import { checkNoIds } from "./ids.js";
 import { mergeEnvironment } from "./merge.js";
+import type { EnvironmentEntry } from "./types.js";
 import { applyVariables } from "./variables.js";
 
 export interface EnvironmentLoadOptions extends LoadOptions {
@@ -48,23 +50,22 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
     const serves = servedBy(role, names ?? []);
     if (role.role === "shared" && serves.length > 1) checkNoIds(role.file, serves, kinds, diags);
   }
-  // A set of files serves its environments; a single-project file among them would be planned with
-  // no environment's key: it belongs in an overlay, or in a folder of its own (run on that folder).
+  // With environments declared, every file names what it serves: an environment's project is its
+  // entry's, and a single-project file names its own; --project and POSTHOG_PROJECT_ID fill in nothing
+  // (--project chooses a section instead, commands/targets.ts).
+  const { defaultProject: _project, defaultProjectFrom: _from, ...plain } = options;
   const singles = roles.flatMap((r) => (r.role === "single" ? [r.file] : []));
-  const standalone = loadDocuments(singles, options, diags);
-  for (const file of singles) {
-    const project = (file.data as { project?: unknown } | null)?.project;
-    const entry = entries.find((e) => e.project === project);
-    const at = sourceOf(file, "/project", Object.hasOwn(file.data as object, "project") ? "value" : "key");
-    diags.error(
-      at.file,
-      at.line,
-      at.column,
-      entry !== undefined
-        ? `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})`
-        : "this file names no environment, and the files beside it serve environments: make it an overlay (overlay: NAME) or a shared file (environments: all), or keep another project's files in a folder of their own",
-    );
-  }
+  const { groups, loose } = groupSingles(singles, entries, diags);
+  const unplaced = loadDocuments(
+    loose,
+    {
+      ...plain,
+      noProject:
+        "this file names no project, and the files beside it serve environments: make it a shared file (environments: all) or an overlay (overlay: NAME), or name the project it is for (project: N) if that project is no environment's",
+    },
+    diags,
+  );
+  const standalone = [...groups].map(([project, files]) => loadStandalone(project, files, plain));
   const list: EnvironmentConfig[] = entries.map((entry) => {
     const own = new Diagnostics();
     const serving = (role: FileRole) => servedBy(role, names ?? []).includes(entry.name);
@@ -79,7 +80,7 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
       diags: own,
     });
     applyVariables(document, entry, kinds, (declaration as FileRole).file.path, own);
-    const loaded = loadDocuments([document], { ...options, label: ` in environment ${entry.name}` }, own);
+    const loaded = loadDocuments([document], { ...plain, label: ` in environment ${entry.name}` }, own);
     const paths = [
       (declaration as FileRole).file.path,
       ...shared.map((f) => f.path),
@@ -108,17 +109,19 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
   });
   const fileProblems = diags.sorted();
   const all = new Diagnostics();
-  for (const d of [...fileProblems, ...nameEnvironments(list)])
+  for (const d of [
+    ...fileProblems,
+    ...nameEnvironments(list),
+    ...standalone.flatMap((s) => s.config.diagnostics.filter((d) => d !== s.config.secretsNote)),
+  ])
     all.add(d.severity, d.file, d.line, d.column, d.message);
-  const note = mergedNote([standalone.secretsNote, ...list.map((e) => e.config.secretsNote)]);
+  const configs = [...list.map((e) => e.config), ...standalone.map((s) => s.config)];
+  const note = mergedNote([unplaced.secretsNote, ...configs.map((c) => c.secretsNote)]);
   const missing = [
-    ...new Set([
-      ...standalone.missingSecretVariables,
-      ...list.flatMap((e) => e.config.missingSecretVariables),
-    ]),
+    ...new Set([...unplaced.missingSecretVariables, ...configs.flatMap((c) => c.missingSecretVariables)]),
   ].sort();
   return {
-    projects: standalone.projects,
+    projects: [...unplaced.projects, ...standalone.flatMap((s) => s.config.projects)],
     diagnostics: withNote(all.sorted(), note),
     ...(note === undefined ? {} : { secretsNote: note }),
     missingSecretVariables: missing,
@@ -131,9 +134,63 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
     environments: {
       declaredIn: declaration?.file.path ?? "",
       list,
-      diagnostics: withNote(fileProblems, standalone.secretsNote),
+      standalone,
+      diagnostics: withNote(fileProblems, unplaced.secretsNote),
     },
   };
+
+  /** One project's single-project files, loaded as a configuration of their own. */
+  function loadStandalone(project: number, files: ParsedFile[], load: typeof plain): StandaloneProject {
+    const own = new Diagnostics();
+    const loaded = loadDocuments(files, load, own);
+    const paths = files.map((f) => f.path);
+    const config: LoadResult = {
+      projects: loaded.projects,
+      diagnostics: withNote(own.sorted(), loaded.secretsNote),
+      ...(loaded.secretsNote === undefined ? {} : { secretsNote: loaded.secretsNote }),
+      missingSecretVariables: loaded.missingSecretVariables,
+      files: paths,
+      digests: Object.fromEntries(
+        paths.flatMap((p) => (options.digests[p] ? [[p, options.digests[p]]] : [])),
+      ),
+      objects: loaded.objects,
+    };
+    return { name: `project ${project}`, project, config };
+  }
+}
+
+/**
+ * The single-project files beside the environments, by the project each names (in project order). A
+ * file for an environment's project is an error naming both (that environment's own objects belong in
+ * its overlay); a file that names no project is an error too (the loader's, `noProject`). Those, and
+ * files whose `project:` is not a project id (the schema says why), are `loose`: their problems are
+ * the files' own, which stop every section.
+ */
+function groupSingles(
+  singles: readonly ParsedFile[],
+  entries: readonly EnvironmentEntry[],
+  diags: Diagnostics,
+): { groups: Map<number, ParsedFile[]>; loose: ParsedFile[] } {
+  const groups = new Map<number, ParsedFile[]>();
+  const loose: ParsedFile[] = [];
+  for (const file of singles) {
+    const data = file.data as Record<string, unknown> | null;
+    const project = data !== null && typeof data === "object" ? data.project : undefined;
+    const entry = entries.find((e) => e.project === project);
+    if (entry !== undefined) {
+      const at = sourceOf(file, "/project", "value");
+      diags.error(
+        at.file,
+        at.line,
+        at.column,
+        `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})`,
+      );
+    }
+    if (entry === undefined && typeof project === "number" && Number.isSafeInteger(project) && project > 0) {
+      groups.set(project, [...(groups.get(project) ?? []), file]);
+    } else loose.push(file);
+  }
+  return { groups: new Map([...groups].sort(([a], [b]) => a - b)), loose };
 }
 
 /**
