@@ -13603,17 +13603,7 @@ function loadEnvironments(files, options) {
       ...overlays.map((f) => f.path)
     ];
     for (const project2 of loaded.projects) project2.files = paths.slice(1);
-    const config = {
-      projects: loaded.projects,
-      diagnostics: withNote(own.sorted(), loaded.secretsNote),
-      ...loaded.secretsNote === void 0 ? {} : { secretsNote: loaded.secretsNote },
-      missingSecretVariables: loaded.missingSecretVariables,
-      files: paths,
-      digests: Object.fromEntries(
-        paths.flatMap((p) => options.digests[p] ? [[p, options.digests[p]]] : [])
-      ),
-      objects: loaded.objects
-    };
+    const config = sectionResult(loaded, own, paths);
     return {
       name: entry.name,
       entry,
@@ -13658,7 +13648,11 @@ function loadEnvironments(files, options) {
     const own = new Diagnostics();
     const loaded = loadDocuments(files2, load, own);
     const paths = files2.map((f) => f.path);
-    const config = {
+    const config = sectionResult(loaded, own, paths);
+    return { name: `project ${project2}`, project: project2, config };
+  }
+  function sectionResult(loaded, own, paths) {
+    return {
       projects: loaded.projects,
       diagnostics: withNote(own.sorted(), loaded.secretsNote),
       ...loaded.secretsNote === void 0 ? {} : { secretsNote: loaded.secretsNote },
@@ -13669,7 +13663,6 @@ function loadEnvironments(files, options) {
       ),
       objects: loaded.objects
     };
-    return { name: `project ${project2}`, project: project2, config };
   }
 }
 function groupSingles(singles, entries, diags) {

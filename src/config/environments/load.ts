@@ -87,17 +87,7 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
       ...overlays.map((f) => f.path),
     ];
     for (const project of loaded.projects) project.files = paths.slice(1);
-    const config: LoadResult = {
-      projects: loaded.projects,
-      diagnostics: withNote(own.sorted(), loaded.secretsNote),
-      ...(loaded.secretsNote === undefined ? {} : { secretsNote: loaded.secretsNote }),
-      missingSecretVariables: loaded.missingSecretVariables,
-      files: paths,
-      digests: Object.fromEntries(
-        paths.flatMap((p) => (options.digests[p] ? [[p, options.digests[p]]] : [])),
-      ),
-      objects: loaded.objects,
-    };
+    const config = sectionResult(loaded, own, paths);
     return {
       name: entry.name,
       entry,
@@ -144,7 +134,17 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
     const own = new Diagnostics();
     const loaded = loadDocuments(files, load, own);
     const paths = files.map((f) => f.path);
-    const config: LoadResult = {
+    const config = sectionResult(loaded, own, paths);
+    return { name: `project ${project}`, project, config };
+  }
+
+  /** One section's configuration (an environment's or a single project's): its own files and problems. */
+  function sectionResult(
+    loaded: ReturnType<typeof loadDocuments>,
+    own: Diagnostics,
+    paths: string[],
+  ): LoadResult {
+    return {
       projects: loaded.projects,
       diagnostics: withNote(own.sorted(), loaded.secretsNote),
       ...(loaded.secretsNote === undefined ? {} : { secretsNote: loaded.secretsNote }),
@@ -155,7 +155,6 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
       ),
       objects: loaded.objects,
     };
-    return { name: `project ${project}`, project, config };
   }
 }
 
