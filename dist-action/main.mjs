@@ -27826,11 +27826,19 @@ function leaves(filters) {
   if (isPlainObject(filters)) walk2(filters.properties, "/properties", 0);
   return out;
 }
-var COHORT_FILTER_REFERENCES, SERVER_KEYS, INTEGER_KEYS, ONE_VALUE_OPERATORS, LEAF_TYPES, LEAVES, integer2, hasBehavioralLeaf, nullable, COHORT_DEFS;
+var COHORT_BREAKDOWN, COHORT_FILTER_REFERENCES, SERVER_KEYS, INTEGER_KEYS, ONE_VALUE_OPERATORS, LEAF_TYPES, LEAVES, integer2, hasBehavioralLeaf, nullable, COHORT_DEFS;
 var init_filters = __esm({
   "src/kinds/cohort/filters.ts"() {
     "use strict";
     init_values();
+    COHORT_BREAKDOWN = {
+      kind: "cohort",
+      at: "**",
+      where: { breakdown_type: "cohort" },
+      name: "cohort",
+      id: "breakdown",
+      list: true
+    };
     COHORT_FILTER_REFERENCES = [
       {
         kind: "cohort",
@@ -28193,14 +28201,7 @@ var init_usage = __esm({
     ];
     ANY_COHORT = [
       { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value" },
-      {
-        kind: "cohort",
-        at: "**",
-        where: { breakdown_type: "cohort" },
-        name: "cohort",
-        id: "breakdown",
-        list: true
-      }
+      COHORT_BREAKDOWN
     ];
     COHORT_HOLDERS = [
       { kind: "feature_flag", field: "filters", specs: ANY_COHORT },
@@ -32170,18 +32171,12 @@ var INSIGHT_REFERENCES;
 var init_references3 = __esm({
   "src/kinds/insight/references.ts"() {
     "use strict";
+    init_filters();
     INSIGHT_REFERENCES = [
       { kind: "action", at: "**", where: { kind: "ActionsNode" }, name: "action", id: "id" },
       { kind: "action", at: "**", where: { type: "actions" }, name: "action", id: "id" },
       { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value", fixed: { key: "id" } },
-      {
-        kind: "cohort",
-        at: "**",
-        where: { breakdown_type: "cohort" },
-        name: "cohort",
-        id: "breakdown",
-        list: true
-      }
+      COHORT_BREAKDOWN
     ];
   }
 });
@@ -33119,24 +33114,13 @@ function workspacePath(io) {
   return (file) => relative2(root, resolve3(io.cwd, file)).split(sep2).join("/");
 }
 async function appendStepSummary(plan, kinds, io) {
-  const file = io.env.GITHUB_STEP_SUMMARY;
-  if (!inGitHubActions(io) || !file) return;
+  if (!inGitHubActions(io) || !io.env.GITHUB_STEP_SUMMARY) return;
   const markdown = renderMarkdown(plan, {
     vocab: vocabulary(kinds),
     maxLength: STEP_SUMMARY_LIMIT,
     fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan"
   });
-  await writeOutput(
-    io,
-    "append the plan to the job summary (GITHUB_STEP_SUMMARY)",
-    file,
-    file,
-    `${markdown}
-`,
-    {
-      append: true
-    }
-  );
+  await appendText(markdown, io);
 }
 async function appendText(markdown, io) {
   const file = io.env.GITHUB_STEP_SUMMARY;
@@ -62780,10 +62764,7 @@ var require_dist2 = __commonJS({
 
 // src/plan/modified.ts
 function lastModified(action2, live) {
-  const id = action2.object.id;
-  if (id === void 0) return void 0;
-  const project2 = live.find((p) => p.project === action2.object.project);
-  const object = project2?.kinds[action2.object.kind]?.objects.find((o) => o.id === id);
+  const object = liveRecord(action2, live);
   if (object === void 0) return void 0;
   const at2 = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
     (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
@@ -62794,10 +62775,7 @@ function lastModified(action2, live) {
   return { ...at2 !== void 0 ? { at: at2 } : {}, ...by !== void 0 ? { by } : {} };
 }
 function modifiedWords(action2, live) {
-  const id = action2.object.id;
-  if (id === void 0) return void 0;
-  const project2 = live.find((p) => p.project === action2.object.project);
-  const object = project2?.kinds[action2.object.kind]?.objects.find((o) => o.id === id);
+  const object = liveRecord(action2, live);
   const record = object?.last_modified_by;
   const email = typeof record?.email === "string" && record.email !== "" ? record.email : void 0;
   const name = [record?.first_name, record?.last_name].filter((p) => typeof p === "string" && p !== "").join(" ");
@@ -62805,6 +62783,12 @@ function modifiedWords(action2, live) {
   const at2 = lastModified(action2, live)?.at;
   if (who === void 0 && at2 === void 0) return void 0;
   return [who === void 0 ? "" : `by ${who}`, at2 === void 0 ? "" : `at ${at2}`].filter(Boolean).join(" ");
+}
+function liveRecord(action2, live) {
+  const id = action2.object.id;
+  if (id === void 0) return void 0;
+  const project2 = live.find((p) => p.project === action2.object.project);
+  return project2?.kinds[action2.object.kind]?.objects.find((o) => o.id === id);
 }
 var init_modified = __esm({
   "src/plan/modified.ts"() {

@@ -28,23 +28,13 @@ const STEP_SUMMARY_LIMIT = 1_000_000;
 
 /** In GitHub Actions, the markdown plan also goes to the job summary, which holds much more than a comment. */
 export async function appendStepSummary(plan: Plan, kinds: readonly RenderKind[], io: Io): Promise<void> {
-  const file = io.env.GITHUB_STEP_SUMMARY;
-  if (!inGitHubActions(io) || !file) return;
+  if (!inGitHubActions(io) || !io.env.GITHUB_STEP_SUMMARY) return;
   const markdown = renderMarkdown(plan, {
     vocab: vocabulary(kinds),
     maxLength: STEP_SUMMARY_LIMIT,
     fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan",
   });
-  await writeOutput(
-    io,
-    "append the plan to the job summary (GITHUB_STEP_SUMMARY)",
-    file,
-    file,
-    `${markdown}\n`,
-    {
-      append: true,
-    },
-  );
+  await appendText(markdown, io);
 }
 
 /** In GitHub Actions, markdown for the job summary (the plan of several environments). */

@@ -14,12 +14,7 @@ export function lastModified(
   action: Pick<Action, "object">,
   live: readonly LiveProject[],
 ): Action["modified"] | undefined {
-  const id = action.object.id;
-  if (id === undefined) return undefined;
-  const project = live.find((p) => p.project === action.object.project);
-  const object = project?.kinds[action.object.kind]?.objects.find((o) => o.id === id) as
-    | Record<string, unknown>
-    | undefined;
+  const object = liveRecord(action, live);
   if (object === undefined) return undefined;
   const at = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
     (v): v is string => typeof v === "string" && !Number.isNaN(Date.parse(v)),
@@ -43,12 +38,7 @@ export function modifiedWords(
   action: Pick<Action, "object">,
   live: readonly LiveProject[],
 ): string | undefined {
-  const id = action.object.id;
-  if (id === undefined) return undefined;
-  const project = live.find((p) => p.project === action.object.project);
-  const object = project?.kinds[action.object.kind]?.objects.find((o) => o.id === id) as
-    | Record<string, unknown>
-    | undefined;
+  const object = liveRecord(action, live);
   const record = object?.last_modified_by as {
     email?: unknown;
     first_name?: unknown;
@@ -62,4 +52,17 @@ export function modifiedWords(
   const at = lastModified(action, live)?.at;
   if (who === undefined && at === undefined) return undefined;
   return [who === undefined ? "" : `by ${who}`, at === undefined ? "" : `at ${at}`].filter(Boolean).join(" ");
+}
+
+/** The live object an action is about, as the service answered it (undefined for a create). */
+function liveRecord(
+  action: Pick<Action, "object">,
+  live: readonly LiveProject[],
+): Record<string, unknown> | undefined {
+  const id = action.object.id;
+  if (id === undefined) return undefined;
+  const project = live.find((p) => p.project === action.object.project);
+  return project?.kinds[action.object.kind]?.objects.find((o) => o.id === id) as
+    | Record<string, unknown>
+    | undefined;
 }

@@ -150,7 +150,8 @@ function cohort(c: Raw, at: string): CohortRecord {
   };
 }
 
-const EXPERIMENT_JSON = [
+/** An experiment's JSON fields (where an action or cohort may be named by id). */
+export const EXPERIMENT_JSON = [
   "metrics",
   "metrics_secondary",
   "filters",

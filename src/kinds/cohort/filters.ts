@@ -16,6 +16,16 @@ import type { ReferenceSpec } from "../define/index.js";
 
 export type Json = Record<string, unknown>;
 
+/** A cohort breakdown (insights): `cohort: [NAME, …]` in the file, `breakdown: [ID, …]` on the service. */
+export const COHORT_BREAKDOWN: ReferenceSpec = {
+  kind: "cohort",
+  at: "**",
+  where: { breakdown_type: "cohort" },
+  name: "cohort",
+  id: "breakdown",
+  list: true,
+};
+
 /** Where filters name cohorts and actions (the service's form: ids; the file's: names). */
 export const COHORT_FILTER_REFERENCES: readonly ReferenceSpec[] = [
   {

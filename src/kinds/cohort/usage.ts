@@ -11,7 +11,7 @@ import type { ProjectView } from "../../plan/kinds.js";
 import type { LiveObject, ObjectLink } from "../../plan/types.js";
 import { findReferences, type ReferenceSpec } from "../define/index.js";
 import type { Holder } from "../define/referrers.js";
-import { COHORT_FILTER_REFERENCES, hasBehavioralLeaf, type Json } from "./filters.js";
+import { COHORT_BREAKDOWN, COHORT_FILTER_REFERENCES, hasBehavioralLeaf, type Json } from "./filters.js";
 
 interface Known {
   name: string;
@@ -156,14 +156,7 @@ export function activeFlagsUsing(id: number | string, view: ProjectView | undefi
 /** Where other objects store a cohort's id: a condition or property `{type: cohort, value}`, a breakdown. */
 const ANY_COHORT: readonly ReferenceSpec[] = [
   { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value" },
-  {
-    kind: "cohort",
-    at: "**",
-    where: { breakdown_type: "cohort" },
-    name: "cohort",
-    id: "breakdown",
-    list: true,
-  },
+  COHORT_BREAKDOWN,
 ];
 
 /** The flags that target a cohort, the insights that filter or break down by it, the cohorts that contain it. */

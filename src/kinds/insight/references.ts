@@ -4,18 +4,12 @@
  * retention entity's `{type: actions, action: NAME}` (`id`), a cohort property `{type: cohort, cohort:
  * NAME}` (`{key: "id", value: ID}`), and a cohort breakdown's `cohort: [NAME, …]` (`breakdown: [ID, …]`).
  */
+import { COHORT_BREAKDOWN } from "../cohort/filters.js";
 import type { ReferenceSpec } from "../define/index.js";
 
 export const INSIGHT_REFERENCES: readonly ReferenceSpec[] = [
   { kind: "action", at: "**", where: { kind: "ActionsNode" }, name: "action", id: "id" },
   { kind: "action", at: "**", where: { type: "actions" }, name: "action", id: "id" },
   { kind: "cohort", at: "**", where: { type: "cohort" }, name: "cohort", id: "value", fixed: { key: "id" } },
-  {
-    kind: "cohort",
-    at: "**",
-    where: { breakdown_type: "cohort" },
-    name: "cohort",
-    id: "breakdown",
-    list: true,
-  },
+  COHORT_BREAKDOWN,
 ];

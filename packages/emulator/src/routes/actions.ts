@@ -24,6 +24,7 @@ import { ApiError, collectInvalid, errorBody, invalid, notFound } from "../error
 import { asBody, isDict, parseBool, parseString } from "../fields.js";
 import { actionRecord } from "../records.js";
 import { addModelWrites, type Ctx, type Router } from "../router.js";
+import { EXPERIMENT_JSON } from "../seed-flags.js";
 import type { ActionRecord, UserRecord } from "../types.js";
 import { renderStep, validateSteps } from "./action-steps.js";
 import { anyNode } from "./cohort-graph.js";
@@ -89,17 +90,6 @@ function actionsArrayNames(json: unknown, id: number): boolean {
   );
 }
 
-const EXPERIMENT_FIELDS = [
-  "metrics",
-  "metrics_secondary",
-  "filters",
-  "parameters",
-  "exposure_criteria",
-  "stats_config",
-  "scheduling_config",
-  "variants",
-] as const;
-
 interface Reference {
   type: "insight" | "experiment" | "cohort" | "hog_function";
   id: string;
@@ -133,7 +123,7 @@ function references(ctx: Ctx, action: ActionRecord, cap = Number.POSITIVE_INFINI
   const experiments = store.data.experiments
     .filter((e) => e.team_id === team && !e.deleted)
     .filter((e) =>
-      EXPERIMENT_FIELDS.some(
+      EXPERIMENT_JSON.some(
         (f) => e[f] !== undefined && (namesAction(e[f], id) || actionsArrayNames(e[f], id)),
       ),
     )
