@@ -4,13 +4,35 @@
  * may give only the fields it cares about. Identity fields stay required.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import type { StoreData } from "./types.js";
+import type { ActivityChange, ActivityDetail, StoreData } from "./types.js";
 
 type Raw = Record<string, unknown>;
 
 const str = (v: unknown, fallback: string): string => (typeof v === "string" ? v : fallback);
 const strOrNull = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const intOrNull = (v: unknown): number | null => (Number.isInteger(v) ? (v as number) : null);
+
+const isDict = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A seeded row's `detail`: name, short id and type as given, `changes` kept when a list of changes. */
+function activityDetail(d: Raw, name: string | null): ActivityDetail {
+  const changes: ActivityChange[] | null = Array.isArray(d.changes)
+    ? d.changes.filter(isDict).map((c) => ({
+        type: str(c.type, "Insight"),
+        action: c.action === "created" || c.action === "deleted" ? c.action : "changed",
+        field: str(c.field, ""),
+        before: c.before ?? null,
+        after: c.after ?? null,
+      }))
+    : null;
+  return {
+    name: typeof d.name === "string" ? d.name : name,
+    short_id: strOrNull(d.short_id),
+    type: strOrNull(d.type),
+    changes,
+    trigger: null,
+  };
+}
 
 export function normaliseActivity(list: (key: string) => Raw[], at: string) {
   const collaborators: StoreData["collaborators"] = list("collaborators").map((c) => ({
@@ -112,6 +134,7 @@ export function normaliseActivity(list: (key: string) => Raw[], at: string) {
     user: intOrNull(a.user),
     created_at: str(a.created_at, at),
     name: strOrNull(a.name),
+    ...(isDict(a.detail) ? { detail: activityDetail(a.detail, strOrNull(a.name)) } : {}),
   }));
   return {
     activity_log,

@@ -561,10 +561,28 @@ export interface DashboardTemplateRecord {
   tags: string[];
 }
 
+/** One `Change` of an activity log row's detail: a field's value before and after a write. */
+export interface ActivityChange {
+  type: string;
+  action: "changed" | "created" | "deleted";
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** The `Detail` an activity log row stores: the object's display name and short id, and what changed. */
+export interface ActivityDetail {
+  name: string | null;
+  short_id: string | null;
+  type: string | null;
+  changes: ActivityChange[] | null;
+  trigger: null;
+}
+
 /**
  * One row of the service's activity log (`ActivityLog`), as far as the emulator keeps it: which object
- * changed, how (`created`, `updated`, `deleted`), by whom and when. Written by flag writes; the change
- * details and the activity endpoints are not modelled.
+ * changed, how (`created`, `updated`, `deleted`, `restored`), by whom and when. Written by flag writes
+ * (the row only) and insight writes (with the `Detail` the insights' activity endpoints serve).
  */
 export interface ActivityLogRecord {
   id: string;
@@ -576,6 +594,8 @@ export interface ActivityLogRecord {
   created_at: string;
   /** The object's name at the time (a flag's key). */
   name: string | null;
+  /** What the service stores as the row's `detail` (insight rows). */
+  detail?: ActivityDetail;
 }
 
 /** A user's view of a project-tree item (`FileSystemViewLog`): a dashboard's `last_viewed_at`. */
@@ -617,7 +637,7 @@ export interface StoreData {
   quick_filters: QuickFilterRecord[];
   dashboard_templates: DashboardTemplateRecord[];
   view_logs: ViewLogRecord[];
-  /** Rows of the activity log (flag writes). */
+  /** Rows of the activity log (flag and insight writes). */
   activity_log: ActivityLogRecord[];
   /** Access control rules (access.ts). */
   access_controls: AccessControlRecord[];

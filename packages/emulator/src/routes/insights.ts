@@ -24,6 +24,12 @@ import {
   trigramSearch,
 } from "../trigram.js";
 import type { InsightRecord } from "../types.js";
+import {
+  dashboardsBefore,
+  logInsightCreated,
+  logInsightUpdate,
+  registerInsightActivity,
+} from "./insight-activity.js";
 import { registerBulkInsightActions } from "./insight-bulk.js";
 import { KIND_BY_INSIGHT } from "./insight-filters.js";
 import {
@@ -245,6 +251,7 @@ function create(ctx: Ctx) {
   });
   ctx.store.data.insights.push(insight);
   if (changes.dashboards) addTilesOnCreate(ctx, insight, changes.dashboards);
+  logInsightCreated(ctx, insight);
   return { status: 201, body: renderInsight(ctx, insight) };
 }
 
@@ -298,6 +305,7 @@ function update(ctx: Ctx, partial: boolean) {
   // All or nothing: a refused dashboard change leaves the insight and its tiles as they were.
   const dashboards = structuredClone(ctx.store.data.dashboards);
   const before = structuredClone(insight);
+  const onDashboards = dashboardsBefore(ctx, insight);
   try {
     applyUpdate(ctx, insight, changes);
   } catch (error) {
@@ -305,6 +313,7 @@ function update(ctx: Ctx, partial: boolean) {
     Object.assign(insight, before);
     throw error;
   }
+  logInsightUpdate(ctx, before, insight, { before: onDashboards, wanted: changes.dashboards });
   const after =
     changes.dashboards !== undefined && changes.fields.deleted !== true
       ? changes.dashboards.map((d) => d.id)
@@ -320,6 +329,7 @@ export function registerInsights(router: Router): void {
   const view = "view" as const;
   router.add({ method: "GET", pattern: BASE, scope: read, bucket, sharing: "action", handler: list });
   registerBulkInsightActions(router, BASE);
+  registerInsightActivity(router, BASE);
   router.add({
     method: "POST",
     pattern: BASE,

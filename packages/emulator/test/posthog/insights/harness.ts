@@ -108,6 +108,24 @@ export class DashboardApi {
     return [json?.id, json];
   }
 
+  /** `DashboardAPI.get_insight_activity`: the insight's activity (the project's without an id). */
+  async getInsightActivity(id?: number, status = 200): Promise<Json> {
+    const path = id === undefined ? `${P}/insights/activity` : `${P}/insights/${id}/activity`;
+    return this.expect(this.call("GET", path), status);
+  }
+
+  /**
+   * `APIBaseTest`'s `self.user` as its activity-log rows show it (`{first_name: "", email:
+   * "user1@posthog.com"}`): alice's name and email become the fixture's.
+   */
+  async asPostHogUser(): Promise<void> {
+    await this.store((s) => {
+      const alice = s.users.find((u: Json) => u.id === 1);
+      alice.first_name = "";
+      alice.email = "user1@posthog.com";
+    });
+  }
+
   async createTextTile(
     dashboardId: number,
     text = "I AM TEXT!",

@@ -1,8 +1,9 @@
 /**
  * Ported from PostHog's products/product_analytics/backend/api/test/test_insight.py (classes TestInsight,
  * TestInsightErrorHandling, TestInsightBulkDelete). Set-up mapping in harness.ts. Assertions on
- * PostHog's analytics events (which no request observes) are left out; a case that also asserts the
- * insight's activity log (served at `…/activity`, not by the emulator) is counted as a divergence.
+ * PostHog's analytics events (which no request observes) are left out. The activity log is read at
+ * `…/insights/:id/activity` as PostHog's `assert_insight_activity` reads it; its rows name `self.user`
+ * by the fixture's name and email (`asPostHogUser`).
  * Cases observable through the served endpoints that need something the emulator does not model are
  * skipped with `notModelled`; cases that need an
  * endpoint it does not serve or assert nothing observable are named with `notPorted` (see harness.ts).
@@ -15,7 +16,6 @@ import type { Json } from "../../support/harness.js";
 import {
   BOB_KEY,
   cite,
-  diverging,
   newerSource,
   notModelled,
   notPorted,
@@ -31,13 +31,9 @@ const { h, clock, api } = usePostHogHarness();
 
 const RESULTS = "computes query results in ClickHouse; the emulator never computes an insight's result";
 const ANALYTICS = "asserts PostHog's product-analytics events, which the emulator does not send";
-const ACTIVITY = "reads the activity log, which the emulator does not keep";
 const DB_QUERIES = "counts database queries";
 const SHARED_PAGE =
   "renders the public /shared/ page and asserts the query runner's calls, neither of which the emulator serves";
-/** What the cases that also read the insight's activity log assert less. */
-const ACTIVITY_ASSERTIONS =
-  "the activity-log assertions (served at `…/activity`, which the emulator does not serve) are left out";
 const VIEWED = "insight views (viewed, my_last_viewed, trending) are not modelled";
 /** `ErrorResponsesMixin.unauthenticated_response`. */
 const unauthenticated = (
@@ -59,6 +55,13 @@ const trendsQuery = (event = "$pageview") => ({
 });
 
 const ids = (results: Json[]) => results.map((r: Json) => r.id);
+
+/** `assert_insight_activity`: the insight's activity rows, each with its `id` popped, are `expected`. */
+async function assertInsightActivity(insightId: number, expected: Json[]): Promise<void> {
+  const activity = (await api.getInsightActivity(insightId)).results as Json[];
+  for (const item of activity) delete item.id;
+  expect(activity).toEqual(expected);
+}
 const tileOf = (dashboardId: number) => ({
   id: expect.any(Number),
   deleted: null,
@@ -564,8 +567,9 @@ describe("TestInsight", () => {
     expect(ids(response.body.results)).toEqual([one]);
   });
 
-  it(diverging(name("test_create_insight_items"), ACTIVITY_ASSERTIONS), async () => {
+  it(name("test_create_insight_items"), async () => {
     clock.set("2012-01-14T03:21:34.000Z");
+    await api.asPostHogUser();
     const response = await api.call("POST", `${P}/insights`, {
       name: "a created dashboard",
       filters: { ...PAGEVIEW_ON_MAC, date_from: "-90d" },
@@ -578,15 +582,35 @@ describe("TestInsight", () => {
     expect(stored[0].filters.events[0].id).toBe("$pageview");
     expect(stored[0].filters.date_from).toBe("-90d");
     expect(stored[0].short_id.length).toBe(8);
+
+    await assertInsightActivity(response.body.id, [
+      {
+        user: { first_name: "", email: "user1@posthog.com" },
+        activity: "created",
+        created_at: "2012-01-14T03:21:34Z",
+        scope: "Insight",
+        item_id: String(response.body.id),
+        detail: {
+          changes: null,
+          trigger: null,
+          type: null,
+          name: "a created dashboard",
+          short_id: response.body.short_id,
+        },
+      },
+    ]);
   });
 
-  it(diverging(name("test_create_insight_with_no_names_logs_no_activity"), ACTIVITY_ASSERTIONS), async () => {
+  it(name("test_create_insight_with_no_names_logs_no_activity"), async () => {
+    clock.set("2012-01-14T03:21:34.000Z");
     const response = await api.call("POST", `${P}/insights`, {
       filters: { ...PAGEVIEW_ON_MAC, date_from: "-90d" },
     });
     expect(response.status).toBe(201);
     expect(response.body.name).toBeNull();
     expect(response.body.derived_name).toBeNull();
+
+    await assertInsightActivity(response.body.id, []);
   });
 
   it(name("test_create_insight_items_on_a_dashboard"), async () => {
@@ -692,7 +716,90 @@ describe("TestInsight", () => {
     expect(list.results.map((i: Json) => i.dashboard_tiles)).toEqual([[tileOf(one)]]);
   });
 
-  notPorted(name("test_adding_insight_to_dashboard_updates_activity_log"), ACTIVITY);
+  it(name("test_adding_insight_to_dashboard_updates_activity_log"), async () => {
+    await api.asPostHogUser();
+    const [dashboardOne] = await api.createDashboard({ name: "dash 1" });
+    const [dashboardTwo] = await api.createDashboard({ name: "dash 2" });
+    const [insightId, insightJson] = await api.createInsight({
+      name: "have to have a name to hit the activity log",
+      dashboards: [dashboardOne, dashboardTwo],
+    });
+    // then remove from one of them
+    await api.updateInsight(insightId, { dashboards: [dashboardOne] });
+    // then add one
+    await api.updateInsight(insightId, { dashboards: [dashboardOne, dashboardTwo] });
+
+    // expected activity is
+    // * added dash 2
+    // * removed dash 2
+    // * created insight
+    await assertInsightActivity(insightId, [
+      {
+        activity: "updated",
+        created_at: expect.any(String),
+        detail: {
+          changes: [
+            {
+              action: "changed",
+              before: [{ id: dashboardOne, name: "dash 1" }],
+              after: [
+                { id: dashboardOne, name: "dash 1" },
+                { id: dashboardTwo, name: "dash 2" },
+              ],
+              field: "dashboards",
+              type: "Insight",
+            },
+          ],
+          name: "have to have a name to hit the activity log",
+          short_id: insightJson.short_id,
+          trigger: null,
+          type: null,
+        },
+        item_id: String(insightId),
+        scope: "Insight",
+        user: { email: "user1@posthog.com", first_name: "" },
+      },
+      {
+        activity: "updated",
+        created_at: expect.any(String),
+        detail: {
+          changes: [
+            {
+              action: "changed",
+              before: [
+                { id: dashboardOne, name: "dash 1" },
+                { id: dashboardTwo, name: "dash 2" },
+              ],
+              after: [{ id: dashboardOne, name: "dash 1" }],
+              field: "dashboards",
+              type: "Insight",
+            },
+          ],
+          name: "have to have a name to hit the activity log",
+          short_id: insightJson.short_id,
+          trigger: null,
+          type: null,
+        },
+        item_id: String(insightId),
+        scope: "Insight",
+        user: { email: "user1@posthog.com", first_name: "" },
+      },
+      {
+        activity: "created",
+        created_at: expect.any(String),
+        detail: {
+          changes: null,
+          name: "have to have a name to hit the activity log",
+          short_id: insightJson.short_id,
+          trigger: null,
+          type: null,
+        },
+        item_id: String(insightId),
+        scope: "Insight",
+        user: { email: "user1@posthog.com", first_name: "" },
+      },
+    ]);
+  });
   notPorted(
     name("test_creating_insight_with_dashboard_fires_tile_added_event", "legacy_filters_funnels"),
     ANALYTICS,
@@ -730,21 +837,39 @@ describe("TestInsight", () => {
     expect(afterTiles[0].insight.dashboard_tiles.map((t: Json) => t.dashboard_id)).toEqual([one]);
   });
 
-  it(
-    diverging(name("test_create_insight_logs_derived_name_if_there_is_no_name"), ACTIVITY_ASSERTIONS),
-    async () => {
-      const response = await api.call("POST", `${P}/insights`, {
-        derived_name: "pageview unique users",
-        filters: { ...PAGEVIEW_ON_MAC, date_from: "-90d" },
-      });
-      expect(response.status).toBe(201);
-      expect(response.body.derived_name).toBe("pageview unique users");
-    },
-  );
-
-  it(diverging(name("test_update_insight"), ACTIVITY_ASSERTIONS), async () => {
+  it(name("test_create_insight_logs_derived_name_if_there_is_no_name"), async () => {
     clock.set("2012-01-14T03:21:34.000Z");
-    const [insightId] = await api.createInsight({ name: "insight name" });
+    await api.asPostHogUser();
+    const response = await api.call("POST", `${P}/insights`, {
+      derived_name: "pageview unique users",
+      filters: { ...PAGEVIEW_ON_MAC, date_from: "-90d" },
+    });
+    expect(response.status).toBe(201);
+    expect(response.body.derived_name).toBe("pageview unique users");
+
+    await assertInsightActivity(response.body.id, [
+      {
+        user: { first_name: "", email: "user1@posthog.com" },
+        activity: "created",
+        created_at: "2012-01-14T03:21:34Z",
+        scope: "Insight",
+        item_id: String(response.body.id),
+        detail: {
+          changes: null,
+          trigger: null,
+          type: null,
+          name: "pageview unique users",
+          short_id: response.body.short_id,
+        },
+      },
+    ]);
+  });
+
+  it(name("test_update_insight"), async () => {
+    clock.set("2012-01-14T03:21:34.000Z");
+    await api.asPostHogUser();
+    const [insightId, insight] = await api.createInsight({ name: "insight name" });
+    const shortId = insight.short_id;
     clock.tick(10 * 60_000);
     const response = await api.call("PATCH", `${P}/insights/${insightId}`, {
       name: "insight new name",
@@ -757,6 +882,52 @@ describe("TestInsight", () => {
     expect(response.body.effective_restriction_level).toBe(21);
     expect(response.body.effective_privilege_level).toBe(37);
     expect((await api.getInsight(insightId)).name).toBe("insight new name");
+
+    await assertInsightActivity(insightId, [
+      {
+        user: { first_name: "", email: "user1@posthog.com" },
+        activity: "updated",
+        scope: "Insight",
+        item_id: String(insightId),
+        detail: {
+          changes: [
+            {
+              type: "Insight",
+              action: "changed",
+              field: "tags",
+              before: [],
+              after: ["add", "tags", "these"],
+            },
+            {
+              type: "Insight",
+              action: "changed",
+              field: "name",
+              before: "insight name",
+              after: "insight new name",
+            },
+          ],
+          trigger: null,
+          type: null,
+          name: "insight new name",
+          short_id: shortId,
+        },
+        created_at: "2012-01-14T03:31:34Z",
+      },
+      {
+        user: { first_name: "", email: "user1@posthog.com" },
+        activity: "created",
+        scope: "Insight",
+        item_id: String(insightId),
+        detail: {
+          changes: null,
+          trigger: null,
+          type: null,
+          name: "insight name",
+          short_id: shortId,
+        },
+        created_at: "2012-01-14T03:21:34Z",
+      },
+    ]);
   });
 
   it(name("test_cannot_set_filters_hash_via_api"), async () => {
@@ -1167,7 +1338,7 @@ describe("TestInsight", () => {
     await api.getInsight(insightId, 404);
   });
 
-  it(diverging(name("test_soft_delete_can_be_reversed_by_patch"), ACTIVITY_ASSERTIONS), async () => {
+  it(name("test_soft_delete_can_be_reversed_by_patch"), async () => {
     const [insightId] = await api.createInsight({ name: "an insight" });
     await api.call("PATCH", `${P}/insights/${insightId}`, { deleted: true, name: "an insight" });
     expect((await api.call("GET", `${P}/insights/${insightId}`)).status).toBe(404);
@@ -1177,6 +1348,19 @@ describe("TestInsight", () => {
     });
     expect(update.status).toBe(200);
     expect((await api.call("GET", `${P}/insights/${insightId}`)).status).toBe(200);
+
+    // assert that undeletes end up in the activity log
+    const activity = (await api.getInsightActivity(insightId)).results as Json[];
+    // we will have three logged activities (in reverse order) restore, delete, create
+    expect(activity.map((a) => a.activity)).toEqual(["restored", "deleted", "created"]);
+    const undeleteChangeLog = activity[0].detail.changes[0];
+    expect(undeleteChangeLog).toEqual({
+      action: "changed",
+      after: false,
+      before: true,
+      field: "deleted",
+      type: "Insight",
+    });
   });
 
   it(name("test_soft_delete_cannot_be_reversed_for_another_team"), async () => {
@@ -1293,10 +1477,19 @@ describe("TestInsight", () => {
     expect(ids(response.body.results)).toContain(hidden);
   });
 
-  notModelled(
-    name("test_insight_activity_respects_access_control"),
-    "it also reads the insight's activity log (`.../activity/`), an endpoint the emulator does not serve (it keeps no activity log)",
-  );
+  it(name("test_insight_activity_respects_access_control"), async () => {
+    await api.setAccessControl(true); // ACCESS_CONTROL, ROLE_BASED_ACCESS
+    // `user2 = self._create_user(..., level=MEMBER)`: bob, a member.
+    const insight = await api.addInsight({ name: "Hidden Insight", created_by: 1 });
+    await api.addAccessControl({ resource: "insight", resource_id: insight, access_level: "none" });
+
+    api.key = BOB_KEY; // self.client.force_login(user2)
+    const retrieveResponse = await api.call("GET", `${P}/insights/${insight}/`);
+    expect(retrieveResponse.status).toBe(403);
+
+    const activityResponse = await api.call("GET", `${P}/insights/${insight}/activity/`);
+    expect(activityResponse.status).toBe(403);
+  });
   notPorted(
     name("test_create_insight_in_specific_folder"),
     "the project tree (folders) of insights is not modelled",

@@ -10,18 +10,32 @@
  * in `self.user`, a plain member: alice here, made a member before each case. `DashboardPrivilege`
  * rows are the emulator's dashboard collaborators (level 37, "can edit"). `test_listing_insights_does_
  * not_nplus1` is nested inside another test in this revision (never collected), so it is no case.
- * Assertions on the insight's activity log (served at `…/activity`, not by the emulator) are left out
- * of the two cases that make them, which count as divergences. Three cases create an insight on a
+ * The two cases that compare the insight's activity log (`…/insights/:id/activity`) follow the newest
+ * service, whose entries carry their `id` (see ACTIVITY_ID): this revision compares them whole, so
+ * the port pops the id first as the newest test_insight.py does; the rows name `self.user` by the
+ * fixture's name and email (`asPostHogUser`). Three cases create an insight on a
  * restricted dashboard the member may not edit, which the newest service refuses: they assert that
  * refusal and count as following a newer source.
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Json } from "../../support/harness.js";
-import { BOB_KEY, cite, diverging, newerSource, P, usePostHogHarness } from "./harness.js";
+import { BOB_KEY, cite, newerSource, P, usePostHogHarness } from "./harness.js";
 
 const name = cite("ee/api/test/test_insight.py");
 const { h, clock, api } = usePostHogHarness();
-const ACTIVITY = "the activity-log entries it compares (served at `…/activity`) are not compared";
+/**
+ * Why the two activity-log cases follow a newer source: the newest service's entries carry an `id`,
+ * which this revision's whole-entry comparison does not expect.
+ */
+const ACTIVITY_ID =
+  "posthog/models/activity_logging/serializers.py `ActivityLogSerializer` (every entry carries its `id`; products/product_analytics/backend/api/test/test_insight.py `assert_insight_activity` pops it before comparing)";
+
+/** `assert_insight_activity`, with each entry's `id` popped as the newest service requires. */
+async function assertInsightActivity(insightId: number, expected: Json[]): Promise<void> {
+  const activity = (await api.getInsightActivity(insightId)).results as Json[];
+  for (const item of activity) delete item.id;
+  expect(activity).toEqual(expected);
+}
 const EVERYONE_IN_PROJECT_CAN_EDIT = 21;
 const ONLY_COLLABORATORS_CAN_EDIT = 37;
 const CAN_EDIT = 37;
@@ -69,7 +83,8 @@ describe("TestInsightEnterpriseAPI", () => {
     await api.setLevel(ALICE, "member");
   });
 
-  it(diverging(name("test_can_add_and_remove_tags"), ACTIVITY), async () => {
+  it(newerSource(name("test_can_add_and_remove_tags"), ACTIVITY_ID), async () => {
+    await api.asPostHogUser();
     clock.set("2012-01-14T03:21:34.000Z");
     const [insightId, created] = await api.createInsight({
       name: "a created dashboard",
@@ -82,11 +97,62 @@ describe("TestInsightEnterpriseAPI", () => {
     clock.set("2012-01-14T03:21:36.000Z");
     const removed = await api.call("PATCH", `${P}/insights/${insightId}`, { tags: ["3"] });
     expect(removed.body.tags).toEqual(["3"]);
+
+    await assertInsightActivity(insightId, [
+      {
+        activity: "updated",
+        created_at: "2012-01-14T03:21:36Z",
+        detail: {
+          changes: [
+            { action: "changed", after: ["3"], before: ["1", "2", "3"], field: "tags", type: "Insight" },
+          ],
+          name: "a created dashboard",
+          short_id: created.short_id,
+          trigger: null,
+          type: null,
+        },
+        item_id: String(insightId),
+        scope: "Insight",
+        user: { email: "user1@posthog.com", first_name: "" },
+      },
+      {
+        activity: "updated",
+        created_at: "2012-01-14T03:21:35Z",
+        detail: {
+          changes: [
+            { action: "changed", after: ["1", "2", "3"], before: [], field: "tags", type: "Insight" },
+          ],
+          name: "a created dashboard",
+          short_id: created.short_id,
+          trigger: null,
+          type: null,
+        },
+        item_id: String(insightId),
+        scope: "Insight",
+        user: { email: "user1@posthog.com", first_name: "" },
+      },
+      {
+        activity: "created",
+        created_at: "2012-01-14T03:21:34Z",
+        detail: {
+          changes: null,
+          name: "a created dashboard",
+          short_id: created.short_id,
+          trigger: null,
+          type: null,
+        },
+        item_id: String(insightId),
+        scope: "Insight",
+        user: { email: "user1@posthog.com", first_name: "" },
+      },
+    ]);
   });
 
-  it(diverging(name("test_update_insight_can_include_tags_when_licensed"), ACTIVITY), async () => {
+  it(newerSource(name("test_update_insight_can_include_tags_when_licensed"), ACTIVITY_ID), async () => {
+    await api.asPostHogUser();
     clock.set("2012-01-14T03:21:34.000Z");
-    const [insightId] = await api.createInsight({ name: "insight name" });
+    const [insightId, insight] = await api.createInsight({ name: "insight name" });
+    const shortId = insight.short_id;
     clock.tick(10 * 60_000);
     const response = await api.call("PATCH", `${P}/insights/${insightId}`, {
       name: "insight new name",
@@ -102,6 +168,46 @@ describe("TestInsightEnterpriseAPI", () => {
     expect(data.effective_privilege_level).toBe(CAN_EDIT);
     const read = await api.call("GET", `${P}/insights/${insightId}`);
     expect(read.body.name).toBe("insight new name");
+
+    await assertInsightActivity(insightId, [
+      {
+        user: { first_name: "", email: "user1@posthog.com" },
+        activity: "updated",
+        scope: "Insight",
+        item_id: String(insightId),
+        detail: {
+          changes: [
+            {
+              type: "Insight",
+              action: "changed",
+              field: "tags",
+              before: [],
+              after: ["add", "tags", "these"],
+            },
+            {
+              type: "Insight",
+              action: "changed",
+              field: "name",
+              before: "insight name",
+              after: "insight new name",
+            },
+          ],
+          trigger: null,
+          type: null,
+          name: "insight new name",
+          short_id: shortId,
+        },
+        created_at: "2012-01-14T03:31:34Z",
+      },
+      {
+        user: { first_name: "", email: "user1@posthog.com" },
+        activity: "created",
+        scope: "Insight",
+        item_id: String(insightId),
+        detail: { changes: null, trigger: null, type: null, name: "insight name", short_id: shortId },
+        created_at: "2012-01-14T03:21:34Z",
+      },
+    ]);
   });
 
   it(name("test_non_admin_user_with_privilege_can_add_an_insight_to_a_restricted_dashboard"), async () => {
