@@ -65536,9 +65536,7 @@ async function chooseBase(flags, desired, io, mode) {
   } catch (error2) {
     if (!(error2 instanceof UserError)) throw error2;
     if (mode === "plan") return full(error2.message);
-    throw new UserError(
-      `${error2.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`
-    );
+    throw baseUnknownForApply(error2);
   }
   if (flags.prune) return full("--prune reads every live object, to find those no file declares", commit);
   const choice2 = projectChoice(flags, io);
@@ -65593,6 +65591,11 @@ async function planChosen(client, desired, flags, choice2, io, environment) {
 function fullPlan(made, base, declarations, reason) {
   const read2 = { read: "full", base, declarations, planned: declarations, reason };
   return { ...made, plan: { ...made.plan, scope: read2 } };
+}
+function baseUnknownForApply(error2) {
+  return new UserError(
+    `${error2.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`
+  );
 }
 var init_scope3 = __esm({
   "src/commands/scope.ts"() {
@@ -66202,9 +66205,7 @@ async function chooseEnvironmentBases(flags, desired, selected, io, mode) {
   } catch (error2) {
     if (!(error2 instanceof UserError) || !flags.changedOnly) throw error2;
     if (mode === "plan") return each((e) => full(e, error2.message));
-    throw new UserError(
-      `${error2.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`
-    );
+    throw baseUnknownForApply(error2);
   }
   const changes2 = await environmentChanges({
     kinds: KINDS,
@@ -66240,6 +66241,7 @@ var init_scope_environments = __esm({
     init_drift();
     init_errors();
     init_kinds3();
+    init_scope3();
     init_targets2();
   }
 });

@@ -13,7 +13,7 @@ import { resolveBase, systemGit } from "../drift/index.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
-import type { BaseChoice, ScopeFlags, ScopeMode } from "./scope.js";
+import { type BaseChoice, baseUnknownForApply, type ScopeFlags, type ScopeMode } from "./scope.js";
 import { type Target, targetConfig, targetLabel, targetName } from "./targets.js";
 
 export interface EnvironmentBase extends BaseChoice {
@@ -53,9 +53,7 @@ export async function chooseEnvironmentBases(
   } catch (error) {
     if (!(error instanceof UserError) || !flags.changedOnly) throw error;
     if (mode === "plan") return each((e) => full(e, error.message));
-    throw new UserError(
-      `${error.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`,
-    );
+    throw baseUnknownForApply(error);
   }
   const changes = await environmentChanges({
     kinds: KINDS,

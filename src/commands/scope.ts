@@ -76,9 +76,7 @@ export async function chooseBase(
     // A CI checkout without the base (a shallow clone): a plan reads everything, only slower; an apply
     // would revert every live edit, which --changed-only is there to prevent.
     if (mode === "plan") return full(error.message);
-    throw new UserError(
-      `${error.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`,
-    );
+    throw baseUnknownForApply(error);
   }
   if (flags.prune) return full("--prune reads every live object, to find those no file declares", commit);
   const choice = projectChoice(flags, io);
@@ -148,4 +146,11 @@ export async function planChosen(
 function fullPlan(made: MadePlan, base: string, declarations: number, reason: string): MadePlan {
   const read: PlanScope = { read: "full", base, declarations, planned: declarations, reason };
   return { ...made, plan: { ...made.plan, scope: read } };
+}
+
+/** Why `apply --changed-only` stops when REF cannot be read (a plan reads everything instead). */
+export function baseUnknownForApply(error: UserError): UserError {
+  return new UserError(
+    `${error.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`,
+  );
 }

@@ -13,31 +13,22 @@
  * tree's (tree.ts `workingFiles`, as the single-project change does).
  */
 import pLimit from "p-limit";
-import type { ConfigKind } from "../config/kinds.js";
 import { type LoadOptions, type LoadResult, loadConfig } from "../config/load.js";
 import type { EnvironmentConfig, StandaloneProject } from "../config/load-types.js";
 import type { Declared, DesiredProject } from "../config/types.js";
 import { lastModified } from "../plan/modified.js";
 import type { Action, LiveProject, Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";
-import { type Changes, compareDeclarations } from "./changes.js";
-import type { GitRunner } from "./git.js";
+import { type ChangeOptions, type Changes, compareDeclarations } from "./changes.js";
 import { filesAt, type RevisionFiles, showAt, workingFiles } from "./tree.js";
 
 export type EnvironmentChange = Changes | { full: string };
 
-export interface EnvironmentChangeOptions {
-  kinds: readonly ConfigKind[];
-  base: string;
-  commit: string;
-  git: GitRunner;
-  cwd: string;
-  paths: readonly string[];
+/** As the single-project change's options, but the working tree's configuration is the whole load. */
+export interface EnvironmentChangeOptions extends Omit<ChangeOptions, "desired" | "load"> {
   /** The working tree's configuration, as the command loaded it. */
   desired: LoadResult;
   load: Pick<LoadOptions, "env">;
-  /** Reads a working-tree file's bytes (default: from disk). */
-  readBytes?: (absolute: string) => Promise<Uint8Array>;
 }
 
 /**

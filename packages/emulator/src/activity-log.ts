@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { serverError } from "./errors.js";
+import { pyInt } from "./fields.js";
 import type { Ctx } from "./router.js";
 import type { ActivityChange, ActivityDetail, ActivityLogRecord } from "./types.js";
 
@@ -104,11 +105,12 @@ function renderEntry(ctx: Ctx, row: ActivityLogRecord) {
   };
 }
 
-/** Python's `int()` of a query parameter: surrounding spaces and a sign allowed, nothing else. */
+/** Python's `int()` of a query parameter; what it refuses is the service's 500. */
 function pythonInt(raw: string | null, fallback: number): number {
   if (raw === null) return fallback;
-  if (!/^\s*[+-]?\d+\s*$/.test(raw)) throw serverError();
-  return Number(raw.trim());
+  const value = pyInt(raw);
+  if (value === undefined) throw serverError();
+  return value;
 }
 
 /**

@@ -121,3 +121,8 @@ export function displayValue(value: unknown): string {
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
+
+/** Python's `int()` of a string: optional sign, digits (underscores between), surrounding spaces. */
+export function pyInt(text: string): number | undefined {
+  return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, "")) : undefined;
+}

@@ -12,7 +12,7 @@
  * AzureBlob is accepted although the published OpenAPI enum omits it: the model choices include it.
  */
 import { invalid } from "../errors.js";
-import { isDict, pyType } from "../fields.js";
+import { isDict, pyInt, pyType } from "../fields.js";
 
 /** Declared type of a newest config field; `?` = optional (unchecked on write, coerced on read). */
 type NewestType = "str" | "int" | "bool" | "str?" | "int?" | "bool?" | "any";
@@ -174,11 +174,6 @@ const SECRET_FIELDS: Record<string, string[]> = {
   BigQuery: ["private_key", "private_key_id", "client_email", "token_uri"],
   HTTP: ["token"],
 };
-
-/** Python's `int()` of a string: optional sign, digits (underscores between), surrounding spaces. */
-function pyInt(text: string): number | undefined {
-  return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, "")) : undefined;
-}
 
 /** posthog.utils.str_to_bool: any string converts, only the truthy spellings to true. */
 export function strToBool(value: unknown): boolean {
